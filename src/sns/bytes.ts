@@ -1,0 +1,41 @@
+import { type Address, getBase58Decoder, getBase58Encoder } from "@solana/kit";
+
+// kit's naming is from the wire's point of view: the "encoder" turns a
+// base58 string into bytes, the "decoder" turns bytes into a string.
+const base58ToBytes = getBase58Encoder();
+const bytesToBase58 = getBase58Decoder();
+
+export function addressToBytes(address: Address | string): Uint8Array {
+  return base58ToBytes.encode(address) as Uint8Array;
+}
+
+export function bytesToAddress(bytes: Uint8Array): Address {
+  return bytesToBase58.decode(bytes) as Address;
+}
+
+/** Decodes base58 text to exactly 32 bytes, or returns null. Never throws. */
+export function tryDecodePublicKey(text: string): Uint8Array | null {
+  if (text.length < 32 || text.length > 44) return null;
+  try {
+    const bytes = addressToBytes(text);
+    return bytes.length === 32 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+export function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += HEX[b];
+  return out;
+}
+
+export const utf8 = new TextEncoder();

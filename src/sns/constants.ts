@@ -1,0 +1,40 @@
+import type { Address } from "@solana/kit";
+
+/** Mainnet program ids and well-known accounts (PROTOCOL.md §1.1). */
+export const NAME_PROGRAM_ID = "namesLPneVptA9Z5rqUDD9tMTWEJwofgaYwp8cawRkX" as Address;
+/** Parent of every top-level domain; `.sns` and legacy `.sol` share it. */
+export const SNS_ROOT_DOMAIN = "58PwtjSDuFHuUkYjH9BYnnQKHfwo9reZhC2zMJv9JPkx" as Address;
+export const NAME_TOKENIZER_ID = "nftD3vbNkNqfj2Sd3HZwbpw4BxxKWr4AjGb9X38JeZk" as Address;
+export const SNS_RECORDS_ID = "HP3D4D1ZCmohQGFVms2SS4LCANgJyksBf5s1F77FuFjZ" as Address;
+/** Class of every V2 record account. */
+export const CENTRAL_STATE_SNS_RECORDS = "2pMnqHvei2N5oDcVGCRdZx48gqti199wr5CsyTTafsbo" as Address;
+export const REVERSE_LOOKUP_CLASS = "33m47vH6Eav6jr5Ry86XjhRft2jRBLDnDgPSHoquXi2Z" as Address;
+export const NAME_OFFERS_ID = "85iDfUvr3HJyLM2zcq5BXSiDvUWfw6cSE1FfNBo8Ap29" as Address;
+/** Expected right-of-association signer for `url` and `CNAME` records. */
+export const GUARDIAN_KEY = "ExXjtfdQe8JacoqP9Z535WzQKjF4CzW1TTRKRgpxvya3" as Address;
+export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as Address;
+export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address;
+export const SYSTEM_PROGRAM_ID = "11111111111111111111111111111111" as Address;
+
+export const SNS_HASH_PREFIX = "SPL Name Service";
+export const SUBDOMAIN_PREFIX = "\x00";
+export const RECORD_V1_PREFIX = "\x01";
+export const RECORD_V2_PREFIX = "\x02";
+
+export const SNS_TLD = ".sns";
+export const SOL_TLD = ".sol";
+
+/** First finalized mainnet slot at which legacy `.sol` resolution is refused. */
+export const SOL_TLD_CUTOFF_SLOT = 452_825_395;
+
+/**
+ * SRS-backed `.sol` resolution is off upstream; while it is, `/safe-resolve`
+ * behaves exactly like `/resolve`.
+ */
+export const SOL_SRS_RESOLUTION_ENABLED = false;
+
+export const NAME_REGISTRY_HEADER_LEN = 96;
+export const RECORD_V2_HEADER_LEN = 8;
+export const NFT_RECORD_LEN = 98;
+export const TOKEN_ACCOUNT_LEN = 165;
+export const SIGNATURE_LEN = 64;

@@ -1,0 +1,119 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import type { Address } from "@solana/kit";
+import { LRUCache } from "lru-cache";
+import { addressToBytes, bytesToAddress, utf8 } from "./bytes.js";
+import {
+  CENTRAL_STATE_SNS_RECORDS,
+  NAME_PROGRAM_ID,
+  NAME_TOKENIZER_ID,
+  RECORD_V1_PREFIX,
+  RECORD_V2_PREFIX,
+  REVERSE_LOOKUP_CLASS,
+  SNS_HASH_PREFIX,
+  SNS_ROOT_DOMAIN,
+  SUBDOMAIN_PREFIX,
+} from "./constants.js";
+import { isOnCurve } from "./curve.js";
+
+const PDA_MARKER = utf8.encode("ProgramDerivedAddress");
+const ZERO_KEY = new Uint8Array(32);
+
+/** sha256("SPL Name Service" + name) over UTF-8, as the name program hashes names. */
+export function hashName(name: string): Uint8Array {
+  return sha256(utf8.encode(SNS_HASH_PREFIX + name));
+}
+
+/**
+ * Solana `findProgramAddress`: the first bump from 255 down whose hash falls
+ * off the ed25519 curve. Synchronous, unlike kit's WebCrypto-based variant,
+ * so derivations can sit on the hot path behind a memo.
+ */
+export function findProgramAddress(seeds: readonly Uint8Array[], programId: Address): Address {
+  const program = addressToBytes(programId);
+  const seedLength = seeds.reduce((n, s) => n + s.length, 0);
+  const buffer = new Uint8Array(seedLength + 1 + 32 + PDA_MARKER.length);
+  let offset = 0;
+  for (const seed of seeds) {
+    if (seed.length > 32) throw new RangeError("PDA seed longer than 32 bytes");
+    buffer.set(seed, offset);
+    offset += seed.length;
+  }
+  const bumpOffset = offset;
+  buffer.set(program, bumpOffset + 1);
+  buffer.set(PDA_MARKER, bumpOffset + 33);
+  for (let bump = 255; bump >= 0; bump--) {
+    buffer[bumpOffset] = bump;
+    const candidate = sha256(buffer);
+    if (!isOnCurve(candidate)) return bytesToAddress(candidate);
+  }
+  throw new Error("no viable PDA bump");
+}
+
+/** Name-service account address: always three seeds, absent class/parent become 32 zero bytes. */
+export function deriveNameAccount(hashedName: Uint8Array, nameClass?: Address, parent?: Address): Address {
+  return findProgramAddress(
+    [hashedName, nameClass ? addressToBytes(nameClass) : ZERO_KEY, parent ? addressToBytes(parent) : ZERO_KEY],
+    NAME_PROGRAM_ID,
+  );
+}
+
+// Every derivation is a pure function of its string inputs; caching them
+// keeps repeated resolutions of hot names free of sha256 and curve work.
+const memo = new LRUCache<string, Address>({ max: 50_000 });
+
+function memoized(key: string, derive: () => Address): Address {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = derive();
+    memo.set(key, value);
+  }
+  return value;
+}
+
+/** Key of a TLD-less domain: `label` or `sub.label` (labels used exactly as given). */
+export function deriveDomainKey(name: string): Address {
+  return memoized(`d:${name}`, () => {
+    const labels = name.split(".");
+    if (labels.length === 1) return deriveNameAccount(hashName(name), undefined, SNS_ROOT_DOMAIN);
+    if (labels.length === 2) {
+      const parent = deriveDomainKey(labels[1]!);
+      return deriveNameAccount(hashName(SUBDOMAIN_PREFIX + labels[0]!), undefined, parent);
+    }
+    throw new RangeError("a domain has one or two labels");
+  });
+}
+
+/** V1 record `record` (e.g. `SOL`) of a domain or subdomain account. */
+export function deriveRecordV1Key(domainKey: Address, record: string): Address {
+  return memoized(`r1:${domainKey}:${record}`, () =>
+    deriveNameAccount(hashName(RECORD_V1_PREFIX + record), undefined, domainKey),
+  );
+}
+
+/** V2 record `record` of a domain or subdomain account. */
+export function deriveRecordV2Key(domainKey: Address, record: string): Address {
+  return memoized(`r2:${domainKey}:${record}`, () =>
+    deriveNameAccount(hashName(RECORD_V2_PREFIX + record), CENTRAL_STATE_SNS_RECORDS, domainKey),
+  );
+}
+
+/** Tokenizer NFT record of a name account. */
+export function deriveNftRecordKey(domainKey: Address): Address {
+  return memoized(`nr:${domainKey}`, () =>
+    findProgramAddress([utf8.encode("nft_record"), addressToBytes(domainKey)], NAME_TOKENIZER_ID),
+  );
+}
+
+/** Mint of the NFT that represents a tokenized name account. */
+export function deriveTokenizedMint(domainKey: Address): Address {
+  return memoized(`tm:${domainKey}`, () =>
+    findProgramAddress([utf8.encode("tokenized_name"), addressToBytes(domainKey)], NAME_TOKENIZER_ID),
+  );
+}
+
+/** Reverse-lookup account; subdomain reverses are parented to the parent domain. */
+export function deriveReverseKey(domainKey: Address, parentKey?: Address): Address {
+  return memoized(`rv:${domainKey}:${parentKey ?? ""}`, () =>
+    deriveNameAccount(hashName(domainKey), REVERSE_LOOKUP_CLASS, parentKey),
+  );
+}

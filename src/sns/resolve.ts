@@ -1,0 +1,120 @@
+import type { Address } from "@solana/kit";
+import { type AccountData, NftRecordTag, decodeNameRegistryHeader, decodeNftRecord } from "./accounts.js";
+import { addressToBytes, bytesEqual, bytesToAddress, toHex, utf8 } from "./bytes.js";
+import type { ChainReader } from "./chain.js";
+import { NAME_REGISTRY_HEADER_LEN, SIGNATURE_LEN, SOL_TLD } from "./constants.js";
+import { isOnCurve, verifyEd25519 } from "./curve.js";
+import { deriveDomainKey, deriveNftRecordKey, deriveRecordV1Key, deriveRecordV2Key } from "./derive.js";
+import type { FullDomain } from "./domain.js";
+import { SnsError } from "./errors.js";
+import { findNftHolder } from "./nft-holder.js";
+import { Validation, decodeRecordV2 } from "./records-v2.js";
+
+/** Which registry owners that are off the ed25519 curve (PDAs) may be returned. */
+export type PdaPolicy =
+  | { readonly kind: "none" }
+  | { readonly kind: "any" }
+  | { readonly kind: "programs"; readonly programIds: ReadonlySet<string> };
+
+export const PDA_NOT_ALLOWED: PdaPolicy = { kind: "none" };
+
+export interface ResolutionKeys {
+  readonly domain: Address;
+  readonly nftRecord: Address;
+  readonly solV1: Address;
+  readonly solV2: Address;
+}
+
+export function deriveResolutionKeys(name: string): ResolutionKeys {
+  const domain = deriveDomainKey(name);
+  return {
+    domain,
+    nftRecord: deriveNftRecordKey(domain),
+    solV1: deriveRecordV1Key(domain, "SOL"),
+    solV2: deriveRecordV2Key(domain, "SOL"),
+  };
+}
+
+/**
+ * Resolves a full domain. `.sol` names resolve through the same name accounts
+ * as `.sns` until the chain's finalized slot reaches the cutoff.
+ */
+export async function resolveDomain(chain: ChainReader, domain: FullDomain, pda: PdaPolicy = PDA_NOT_ALLOWED): Promise<Address> {
+  if (domain.tld === SOL_TLD && (await chain.isSolCutoffReached())) {
+    throw new SnsError("UNSUPPORTED_TLD", ".sol resolution is paused at the cutoff slot");
+  }
+  return resolveSnsName(chain, domain.name, pda);
+}
+
+/**
+ * SNS-IP 5 precedence for a TLD-less name: active NFT holder, then a valid V2
+ * SOL record, then a valid V1 SOL record, then the registry owner.
+ */
+export async function resolveSnsName(chain: ChainReader, name: string, pda: PdaPolicy = PDA_NOT_ALLOWED): Promise<Address> {
+  const keys = deriveResolutionKeys(name);
+  // One fetch, in this order, is everything the precedence can need.
+  const [nftRecord, solV1, solV2, domainAccount] = await chain.getAccounts([
+    keys.nftRecord,
+    keys.solV1,
+    keys.solV2,
+    keys.domain,
+  ]);
+  if (!domainAccount) throw new SnsError("DOMAIN_NOT_FOUND", `domain ${name} does not exist`);
+  const registryOwner = decodeNameRegistryHeader(domainAccount.data).owner;
+
+  if (nftRecord && decodeNftRecord(nftRecord.data).tag === NftRecordTag.ActiveRecord) {
+    const holder = await findNftHolder(chain, keys.domain);
+    if (!holder) throw new SnsError("NFT_OWNER_NOT_FOUND", `no holder for tokenized ${name}`);
+    return holder;
+  }
+
+  if (solV2) {
+    const target = solRecordV2Target(solV2, registryOwner);
+    if (target) return target;
+  }
+
+  if (solV1) {
+    const target = solRecordV1Target(solV1, keys.solV1, registryOwner);
+    if (target) return target;
+  }
+
+  return checkOwnerAllowed(chain, registryOwner, pda);
+}
+
+/** Target of a V2 SOL record, or null when the record is stale (the domain changed hands). */
+function solRecordV2Target(account: AccountData, registryOwner: Uint8Array): Address | null {
+  const record = decodeRecordV2(account.data);
+  if (record.content.length !== 32) throw new SnsError("RECORD_MALFORMED", "SOL record content is not 32 bytes");
+  const { stalenessValidation, rightOfAssociationValidation } = record.header;
+  if (stalenessValidation !== Validation.Solana || rightOfAssociationValidation !== Validation.Solana) {
+    throw new SnsError("WRONG_VALIDATION", "SOL record validations must both be Solana");
+  }
+  if (!bytesEqual(record.stalenessId, registryOwner)) return null;
+  if (bytesEqual(record.roaId, record.content)) return bytesToAddress(record.content);
+  throw new SnsError("INVALID_ROA", "SOL record right of association does not match its content");
+}
+
+/**
+ * Target of a V1 SOL record when its signature is valid. The registry owner
+ * signs the ASCII hex of target || record-account-address.
+ */
+function solRecordV1Target(account: AccountData, recordKey: Address, registryOwner: Uint8Array): Address | null {
+  const payloadEnd = NAME_REGISTRY_HEADER_LEN + 32 + SIGNATURE_LEN;
+  if (account.data.length < payloadEnd) {
+    throw new SnsError("MALFORMED_ACCOUNT", `V1 SOL record has ${account.data.length} bytes`);
+  }
+  const target = account.data.subarray(NAME_REGISTRY_HEADER_LEN, NAME_REGISTRY_HEADER_LEN + 32);
+  const signature = account.data.subarray(NAME_REGISTRY_HEADER_LEN + 32, payloadEnd);
+  const message = utf8.encode(toHex(target) + toHex(addressToBytes(recordKey)));
+  return verifyEd25519(signature, message, registryOwner) ? bytesToAddress(target) : null;
+}
+
+async function checkOwnerAllowed(chain: ChainReader, owner: Uint8Array, pda: PdaPolicy): Promise<Address> {
+  const ownerAddress = bytesToAddress(owner);
+  if (isOnCurve(owner) || pda.kind === "any") return ownerAddress;
+  if (pda.kind === "programs") {
+    const [account] = await chain.getAccounts([ownerAddress]);
+    if (account && pda.programIds.has(account.owner)) return ownerAddress;
+  }
+  throw new SnsError("PDA_OWNER_NOT_ALLOWED", `registry owner ${ownerAddress} is off curve`);
+}
