@@ -1,0 +1,42 @@
+import { pino } from "pino";
+import { ConfigError, loadConfig } from "./config.js";
+import { startGateway } from "./gateway.js";
+
+/** Process entry: configuration from the environment, listen, drain on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel });
+  if (!config.rpcUrl) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
+  const running = await startGateway(config, logger);
+  logger.info({ url: running.url, rpc: config.rpcUrl ? new URL(config.rpcUrl).origin : null }, "listening");
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, "draining in-flight requests");
+    running.close().then(
+      () => {
+        logger.info("stopped");
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

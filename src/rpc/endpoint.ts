@@ -1,0 +1,56 @@
+import type { Address } from "@solana/kit";
+import type { AccountData } from "../sns/accounts.js";
+import type { ChainReader, TokenAmountEntry } from "../sns/chain.js";
+import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
+import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
+import { JsonRpcClient } from "./json-rpc.js";
+import { parseTokenLargestAccounts } from "./results.js";
+import { SolCutoffGate } from "./sol-cutoff-gate.js";
+import type { RpcTransport } from "./transport.js";
+
+/** One RPC endpoint with its own batching, coalescing and `.sol` cutoff memory. */
+export class RpcEndpoint implements ChainReader {
+  readonly client: JsonRpcClient;
+  private readonly accounts: AccountLoader;
+  private readonly cutoff: SolCutoffGate;
+  private readonly largestByMint = new Map<string, Promise<readonly TokenAmountEntry[] | null>>();
+
+  constructor(
+    transport: RpcTransport,
+    private readonly options: AccountLoaderOptions,
+  ) {
+    this.client = new JsonRpcClient(transport);
+    this.accounts = new AccountLoader(this.client, options);
+    this.cutoff = new SolCutoffGate(this.client);
+  }
+
+  get url(): string {
+    return this.client.transport.url;
+  }
+
+  getAccounts(keys: readonly Address[]): Promise<(AccountData | null)[]> {
+    return this.accounts.load(keys);
+  }
+
+  getTokenLargestAccounts(mint: Address): Promise<readonly TokenAmountEntry[] | null> {
+    let pending = this.largestByMint.get(mint);
+    if (!pending) {
+      pending = this.client.call("getTokenLargestAccounts", [mint, { commitment: this.options.commitment }]).then(
+        parseTokenLargestAccounts,
+        (error: unknown) => {
+          // Nodes answer -32602 when the mint account is missing or not a mint.
+          if (error instanceof JsonRpcError && error.code === INVALID_PARAMS) return null;
+          throw error;
+        },
+      );
+      this.largestByMint.set(mint, pending);
+      const forget = () => this.largestByMint.delete(mint);
+      pending.then(forget, forget);
+    }
+    return pending;
+  }
+
+  isSolCutoffReached(): Promise<boolean> {
+    return this.cutoff.isReached();
+  }
+}

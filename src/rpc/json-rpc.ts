@@ -1,0 +1,69 @@
+import { JsonRpcError, RpcError } from "./errors.js";
+import type { RpcTransport } from "./transport.js";
+
+export interface RpcCall {
+  readonly method: string;
+  readonly params: readonly unknown[];
+}
+
+export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: RpcError };
+
+const invalid = (what: string) => new RpcError("invalid-response", `malformed JSON-RPC answer: ${what}`);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function outcomeOf(envelope: unknown): RpcOutcome {
+  if (!isObject(envelope)) return { ok: false, error: invalid("not an object") };
+  const { error } = envelope;
+  if (error !== undefined) {
+    if (!isObject(error) || typeof error.code !== "number") return { ok: false, error: invalid("bad error object") };
+    return { ok: false, error: new JsonRpcError(error.code, String(error.message ?? ""), error.data) };
+  }
+  if (!("result" in envelope)) return { ok: false, error: invalid("no result") };
+  return { ok: true, result: envelope.result };
+}
+
+/** JSON-RPC 2.0 over a transport: single calls and batch arrays. */
+export class JsonRpcClient {
+  private nextId = 1;
+
+  constructor(readonly transport: RpcTransport) {}
+
+  async call(method: string, params: readonly unknown[]): Promise<unknown> {
+    const id = this.nextId++;
+    const answer = await this.transport.post(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    if (isObject(answer) && answer.id !== id && answer.id !== null) throw invalid("id mismatch");
+    const outcome = outcomeOf(answer);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.result;
+  }
+
+  /** One HTTP request for several calls; each call succeeds or fails on its own. */
+  async batch(calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
+    if (calls.length === 1) {
+      const [only] = calls;
+      return this.call(only!.method, only!.params).then(
+        (result): RpcOutcome[] => [{ ok: true, result }],
+        (error: RpcError): RpcOutcome[] => [{ ok: false, error }],
+      );
+    }
+    const firstId = this.nextId;
+    this.nextId += calls.length;
+    const body = calls.map((call, i) => ({ jsonrpc: "2.0", id: firstId + i, method: call.method, params: call.params }));
+    const answer = await this.transport.post(JSON.stringify(body));
+    if (!Array.isArray(answer)) {
+      // A node may answer a whole batch with one error object (e.g. rate limits).
+      const outcome = outcomeOf(answer);
+      const error = outcome.ok ? invalid("batch answered with a single result") : outcome.error;
+      return calls.map(() => ({ ok: false, error }));
+    }
+    const byId = new Map<unknown, unknown>();
+    for (const entry of answer) if (isObject(entry)) byId.set(entry.id, entry);
+    return calls.map((_, i) => {
+      const entry = byId.get(firstId + i);
+      return entry === undefined ? { ok: false, error: invalid("missing batch entry") } : outcomeOf(entry);
+    });
+  }
+}

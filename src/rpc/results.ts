@@ -1,0 +1,46 @@
+import type { Address } from "@solana/kit";
+import type { AccountData } from "../sns/accounts.js";
+import type { TokenAmountEntry } from "../sns/chain.js";
+import { RpcError } from "./errors.js";
+
+// Hand-written shape checks: these run for every account on the hot path,
+// and a wrong shape must become a typed error, never a TypeError later.
+
+const invalid = (what: string) => new RpcError("invalid-response", `unexpected RPC result: ${what}`);
+
+function contextValue(result: unknown): unknown {
+  if (typeof result !== "object" || result === null || !("value" in result)) throw invalid("no context value");
+  return (result as { value: unknown }).value;
+}
+
+function parseAccount(raw: unknown): AccountData | null {
+  if (raw === null) return null;
+  if (typeof raw !== "object") throw invalid("account is not an object");
+  const { data, owner } = raw as { data?: unknown; owner?: unknown };
+  if (typeof owner !== "string" || !Array.isArray(data) || typeof data[0] !== "string" || data[1] !== "base64") {
+    throw invalid("account fields");
+  }
+  const bytes = Buffer.from(data[0], "base64");
+  return { owner: owner as Address, data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+}
+
+export function parseMultipleAccounts(result: unknown, expected: number): (AccountData | null)[] {
+  const value = contextValue(result);
+  if (!Array.isArray(value) || value.length !== expected) throw invalid("account list length");
+  return value.map(parseAccount);
+}
+
+export function parseTokenLargestAccounts(result: unknown): TokenAmountEntry[] {
+  const value = contextValue(result);
+  if (!Array.isArray(value)) throw invalid("token account list");
+  return value.map((entry: unknown) => {
+    const { address, amount } = (entry ?? {}) as { address?: unknown; amount?: unknown };
+    if (typeof address !== "string" || typeof amount !== "string") throw invalid("token account entry");
+    return { address: address as Address, amount };
+  });
+}
+
+export function parseSlot(result: unknown): number {
+  if (typeof result !== "number" || !Number.isSafeInteger(result) || result < 0) throw invalid("slot");
+  return result;
+}

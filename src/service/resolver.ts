@@ -1,0 +1,60 @@
+import type { Address } from "@solana/kit";
+import { LRUCache } from "lru-cache";
+import type { FullDomain } from "../sns/domain.js";
+import { SnsError } from "../sns/errors.js";
+import { type PdaPolicy, resolveDomain } from "../sns/resolve.js";
+import type { RpcEndpoint } from "../rpc/endpoint.js";
+
+export interface ResolverOptions {
+  readonly pda: PdaPolicy;
+  /** 0 disables the response cache. */
+  readonly cacheTtlMs: number;
+  readonly cacheMaxEntries: number;
+  /** Upper bound on distinct resolutions shared at once. */
+  readonly maxCoalesced: number;
+}
+
+type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: SnsError };
+
+/**
+ * Resolution with request coalescing (concurrent requests for one name on
+ * one endpoint share a single resolution) and an optional short-lived cache
+ * of answers. Only successes and "domain not found" are cached.
+ */
+export class Resolver {
+  private readonly inFlight = new Map<string, Promise<Address>>();
+  private readonly cache: LRUCache<string, Outcome> | undefined;
+
+  constructor(private readonly options: ResolverOptions) {
+    this.cache =
+      options.cacheTtlMs > 0 ? new LRUCache({ max: options.cacheMaxEntries, ttl: options.cacheTtlMs }) : undefined;
+  }
+
+  get cacheTtlMs(): number {
+    return this.options.cacheTtlMs;
+  }
+
+  resolve(endpoint: RpcEndpoint, domain: FullDomain): Promise<Address> {
+    const id = `${endpoint.url} ${domain.name}${domain.tld}`;
+    const cached = this.cache?.get(id);
+    if (cached) return cached.ok ? Promise.resolve(cached.key) : Promise.reject(cached.error);
+    const shared = this.inFlight.get(id);
+    if (shared) return shared;
+    const pending = resolveDomain(endpoint, domain, this.options.pda);
+    if (this.inFlight.size < this.options.maxCoalesced) {
+      this.inFlight.set(id, pending);
+      const forget = () => this.inFlight.delete(id);
+      pending.then(forget, forget);
+    }
+    if (this.cache) {
+      const cache = this.cache;
+      pending.then(
+        (key) => cache.set(id, { ok: true, key }),
+        (error: unknown) => {
+          if (error instanceof SnsError && error.code === "DOMAIN_NOT_FOUND") cache.set(id, { ok: false, error });
+        },
+      );
+    }
+    return pending;
+  }
+}
