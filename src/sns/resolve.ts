@@ -118,3 +118,13 @@ async function checkOwnerAllowed(chain: ChainReader, owner: Uint8Array, pda: Pda
   }
   throw new SnsError("PDA_OWNER_NOT_ALLOWED", `registry owner ${ownerAddress} is off curve`);
 }
+
+/**
+ * `/safe-resolve` contract once SRS-backed `.sol` resolution is enabled: the
+ * SRS and SNS registries must name the same target. While SRS is disabled
+ * (SOL_SRS_RESOLUTION_ENABLED) safe resolution is plain resolution.
+ */
+export function assertSameTarget(name: string, sns: Address, srs: Address): Address {
+  if (sns !== srs) throw new SnsError("SRS_MISMATCH", `SRS resolved ${name} to ${srs}, but SNS resolved it to ${sns}`);
+  return sns;
+}
