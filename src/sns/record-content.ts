@@ -124,7 +124,7 @@ const injectiveCodec: ContentCodec = {
  * the start of the address carries an extra leading ":"; so an interior run
  * beats an equally long leading one (`0:0:1::1:1:1`, where RFC 5952 §4.2.3
  * says `::1:0:0:1:1:1`). Reproduced on purpose so the gateway's text matches
- * upstream's byte for byte; ranking by `run.groups` alone gives strict RFC
+ * upstream's byte for byte; ranking by `length` alone gives strict RFC
  * 5952 output.
  */
 function formatIpv6(bytes: Uint8Array): string {
