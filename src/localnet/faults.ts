@@ -1,0 +1,50 @@
+import type { CallOverride } from "./jsonrpc.js";
+
+interface FaultScope {
+  /** Only requests that call this method are affected (any call of a batch). */
+  readonly method?: string;
+  /** Affect this many HTTP requests, then clear the fault. Unlimited when absent. */
+  readonly times?: number;
+}
+
+/** Ways the localnet can misbehave on purpose, to exercise client error paths. */
+export type Fault = FaultScope &
+  (
+    | { readonly kind: "jsonrpc-error"; readonly code: number; readonly message: string; readonly data?: unknown }
+    | { readonly kind: "http-status"; readonly status: number; readonly body?: string }
+    | { readonly kind: "garbage"; readonly body?: string }
+    | { readonly kind: "hang" }
+    | { readonly kind: "malformed-result"; readonly result?: unknown }
+  );
+
+/** Result that no Solana RPC method returns: an object without `context`/`value`. */
+export const MALFORMED_RESULT = { malformed: true } as const;
+
+export class FaultSwitch {
+  #fault: Fault | null = null;
+  #remaining = Infinity;
+
+  set(fault: Fault | null): void {
+    this.#fault = fault;
+    this.#remaining = fault?.times ?? Infinity;
+  }
+
+  /** The fault applying to a request calling `methods`, consuming one use of it. */
+  take(methods: readonly string[]): Fault | null {
+    const fault = this.#fault;
+    if (!fault || (fault.method !== undefined && !methods.includes(fault.method))) return null;
+    if (--this.#remaining <= 0) this.set(null);
+    return fault;
+  }
+}
+
+/** Per-call replacement for the call-level fault kinds; HTTP-level kinds return undefined. */
+export function callOverride(fault: Fault | null, method: string): CallOverride | undefined {
+  if (!fault || (fault.method !== undefined && fault.method !== method)) return undefined;
+  if (fault.kind === "jsonrpc-error") {
+    const { code, message, data } = fault;
+    return { error: data === undefined ? { code, message } : { code, message, data } };
+  }
+  if (fault.kind === "malformed-result") return { result: fault.result ?? MALFORMED_RESULT };
+  return undefined;
+}

@@ -1,0 +1,124 @@
+import { tryDecodePublicKey } from "../sns/bytes.js";
+import { TokenIndex, type TokenBalance, isTokenProgram, readMint, type MintInfo } from "./token-index.js";
+
+export type { MintInfo, TokenBalance } from "./token-index.js";
+
+/** An account as the bank stores it. `data` must not be mutated once stored. */
+export interface LedgerAccount {
+  readonly lamports: number;
+  /** Base58 id of the owning program. */
+  readonly owner: string;
+  readonly data: Uint8Array;
+  readonly executable: boolean;
+}
+
+export interface AccountInput {
+  /** Defaults to the rent-exempt minimum for the data length. */
+  readonly lamports?: number;
+  readonly owner: string;
+  readonly data?: Uint8Array;
+  readonly executable?: boolean;
+}
+
+export type Commitment = "processed" | "confirmed" | "finalized";
+
+/** Mainnet rent: (128 bytes of overhead + data) × 3480 lamports/byte-year × 2 years. */
+export function rentExemptMinimum(dataLength: number): number {
+  return (128 + dataLength) * 3480 * 2;
+}
+
+export class LedgerError extends Error {
+  override name = "LedgerError";
+}
+
+function assertAddress(address: string): void {
+  if (!tryDecodePublicKey(address)) throw new LedgerError(`not a base58 public key: ${JSON.stringify(address)}`);
+}
+
+/** In-memory account set with the secondary indexes the RPC methods need. */
+export class Ledger {
+  /** Finalized slot. */
+  slot: number;
+  /**
+   * How far confirmed and processed run ahead of finalized. Zero keeps every
+   * commitment at the same slot, which is what deterministic tests want.
+   */
+  readonly lead = { confirmed: 0, processed: 0 };
+
+  readonly #accounts = new Map<string, LedgerAccount>();
+  readonly #byProgram = new Map<string, Set<string>>();
+  readonly #tokens = new TokenIndex();
+
+  constructor(options: { slot?: number } = {}) {
+    this.slot = options.slot ?? 300_000_000;
+  }
+
+  get size(): number {
+    return this.#accounts.size;
+  }
+
+  slotAt(commitment: Commitment = "finalized"): number {
+    if (commitment === "finalized") return this.slot;
+    return this.slot + this.lead[commitment];
+  }
+
+  setAccount(address: string, input: AccountInput): LedgerAccount {
+    assertAddress(address);
+    assertAddress(input.owner);
+    const data = input.data ? input.data.slice() : new Uint8Array(0);
+    const account: LedgerAccount = {
+      lamports: input.lamports ?? rentExemptMinimum(data.length),
+      owner: input.owner,
+      data,
+      executable: input.executable ?? false,
+    };
+    this.deleteAccount(address);
+    this.#accounts.set(address, account);
+    let owned = this.#byProgram.get(account.owner);
+    if (!owned) this.#byProgram.set(account.owner, (owned = new Set()));
+    owned.add(address);
+    this.#tokens.add(address, account);
+    return account;
+  }
+
+  getAccount(address: string): LedgerAccount | undefined {
+    return this.#accounts.get(address);
+  }
+
+  deleteAccount(address: string): boolean {
+    const previous = this.#accounts.get(address);
+    if (!previous) return false;
+    this.#accounts.delete(address);
+    this.#byProgram.get(previous.owner)?.delete(address);
+    this.#tokens.remove(address, previous);
+    return true;
+  }
+
+  clear(): void {
+    this.#accounts.clear();
+    this.#byProgram.clear();
+    this.#tokens.clear();
+  }
+
+  entries(): IterableIterator<[string, LedgerAccount]> {
+    return this.#accounts.entries();
+  }
+
+  /** Accounts owned by `program`, in insertion order. */
+  *programAccounts(program: string): Generator<[string, LedgerAccount]> {
+    const owned = this.#byProgram.get(program);
+    if (!owned) return;
+    for (const address of owned) yield [address, this.#accounts.get(address)!];
+  }
+
+  /** Mint fields when `address` is an initialized mint owned by a token program. */
+  getMint(address: string): MintInfo | undefined {
+    const account = this.#accounts.get(address);
+    return account && isTokenProgram(account.owner) ? readMint(account.data, account.owner) : undefined;
+  }
+
+  /** Token accounts of `mint` by amount, largest first, at most 20 (as `getTokenLargestAccounts`). */
+  tokenLargestAccounts(mint: string): TokenBalance[] {
+    return this.#tokens.largest(mint, 20);
+  }
+}

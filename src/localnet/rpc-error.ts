@@ -1,0 +1,40 @@
+/** JSON-RPC 2.0 error codes, plus the Solana-specific ones Agave emits. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  MinContextSlotNotReached: -32016,
+} as const;
+
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** Thrown by method handlers; becomes the `error` member of the response. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  toJSON(): RpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Agave's `Error::invalid_params(...)`; callers include the "Invalid param:" prefix like Agave does. */
+export const invalidParams = (message: string) => new RpcError(ErrorCode.InvalidParams, message);
+
+/** Shape errors that jsonrpc-core's serde layer reports before a handler runs. */
+export const badParams = (detail: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params: ${detail}.`);
+
+export const invalidRequest = (message = "Invalid request") => new RpcError(ErrorCode.InvalidRequest, message);
