@@ -60,7 +60,7 @@ const schema = z.object({
   RESOLVE_CACHE_TTL_MS: intFrom(0, 0, 3_600_000),
   CACHE_TTL_SECONDS: intFrom(10, 0, 31_536_000),
   BATCH_WINDOW_MS: intFrom(4, 0, 1000),
-  RPC_MAX_IN_FLIGHT: intFrom(4, 1, 1024),
+  RPC_MAX_IN_FLIGHT: intFrom(1, 1, 1024),
   SHUTDOWN_GRACE_MS: intFrom(10_000, 0, 600_000),
 });
 

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from "./deps.js";
 import { fail, ok } from "./envelope.js";
 import { errorAnswer, errorCode } from "./error-table.js";
 import { deprecatedRoutes } from "./routes/deprecated.js";
+import { RECORD_PATHS, recordRoutes } from "./routes/records.js";
 import { resolveRoutes } from "./routes/resolve.js";
 
 /** Paths served with GET; any other method on them is 405 in the envelope. */
@@ -14,6 +15,7 @@ const GET_PATHS = [
   "/safe-resolve/:domain",
   "/record/:domain/:record",
   "/record-key/:domain/:record",
+  ...RECORD_PATHS,
 ];
 
 export function createApp(deps: AppDeps, extraRoutes: Hono<AppEnv>[] = []): Hono<AppEnv> {
@@ -50,6 +52,7 @@ export function createApp(deps: AppDeps, extraRoutes: Hono<AppEnv>[] = []): Hono
   app.get("/health", (c) => ok(c, "ok"));
   app.route("/", resolveRoutes(deps));
   app.route("/", deprecatedRoutes());
+  app.route("/", recordRoutes(deps));
   for (const routes of extraRoutes) app.route("/", routes);
 
   for (const path of GET_PATHS) {

@@ -22,7 +22,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * connection, so a name that later re-resolves to a private address
  * (DNS rebinding) is refused too, before a byte is sent.
  */
-function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
     if (error) return callback(error, []);
     if (addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address))) {

@@ -119,27 +119,21 @@ const injectiveCodec: ContentCodec = {
 };
 
 /**
- * Zero-run placement for IPv6 text. Upstream formats with an ipaddr.js
- * release that ranks runs by the length of the regex match, and a run not at
- * the start of the address carries an extra leading ":"; so an interior run
- * beats an equally long leading one (`0:0:1::1:1:1`, where RFC 5952 §4.2.3
- * says `::1:0:0:1:1:1`). Reproduced on purpose so the gateway's text matches
- * upstream's byte for byte; ranking by `length` alone gives strict RFC
- * 5952 output.
+ * RFC 5952 §4.2 text: the longest run of two or more zero groups becomes
+ * "::", and on a tie the first run wins (§4.2.3). Upstream's ipaddr.js
+ * ranks runs by the length of its regex match, where an interior run carries
+ * an extra ":", so it prints `0:0:1::1:1:1` where RFC 5952 requires
+ * `::1:0:0:1:1:1`; the gateway follows the RFC (a deliberate difference).
  */
 function formatIpv6(bytes: Uint8Array): string {
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
-  let best: { start: number; end: number; rank: number } | null = null;
+  let best: { start: number; end: number } | null = null;
   for (let start = 0; start < 8; start++) {
     if (groups[start] !== "0") continue;
     let end = start;
     while (end < 8 && groups[end] === "0") end++;
-    const length = end - start;
-    if (length >= 2) {
-      const rank = 2 * length + (start > 0 ? 1 : 0) - (end === 8 ? 1 : 0);
-      if (!best || rank > best.rank) best = { start, end, rank };
-    }
+    if (end - start >= 2 && (!best || end - start > best.end - best.start)) best = { start, end };
     start = end;
   }
   if (!best) return groups.join(":");

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_FIXTURE_PATH, identity, loadFixtureFile } from "../../src/localnet/index.js";
+import { type Stack, startStack } from "../support/stack.js";
+
+// Coalescing, batching and the optional response cache, observed from the
+// RPC side: the localnet counts every HTTP request it receives.
+
+describe("coalescing and batching (cache off)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH));
+    stack.localnet.setLatency(30);
+  });
+  afterAll(() => stack.close());
+
+  it("concurrent requests for one name share one resolution", async () => {
+    stack.localnet.resetStats();
+    const answers = await Promise.all(Array.from({ length: 40 }, () => stack.get("/resolve/plain.sns")));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(stack.localnet.stats.methods.getMultipleAccounts).toBe(1);
+  });
+
+  it("concurrent resolutions of different names are merged into few requests", async () => {
+    const names = ["plain", "v1-sol", "v2-sol", "stale-v2", "bad-v1-sig", "redeemed", "dex.bonfida", "pay.v2-sol", "nope", "nada"];
+    // Open the client's keep-alive connections first, so the burst arrives together.
+    await Promise.all(names.map(() => stack.get("/health")));
+    stack.localnet.resetStats();
+    const answers = await Promise.all(names.map((name) => stack.get(`/resolve/${name}.sns`)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 404, 404]);
+    expect(stack.localnet.stats.httpRequests).toBeLessThanOrEqual(3);
+  });
+
+  it("one failing resolution does not fail the others in its batch", async () => {
+    stack.localnet.resetStats();
+    const [good, malformed, missing] = await Promise.all([
+      stack.get("/resolve/plain.sns"),
+      stack.get("/resolve/invalid-roa.sns"),
+      stack.get("/resolve/missing.sns"),
+    ]);
+    expect(good.body).toEqual({ s: "ok", result: identity("bob").address });
+    expect(malformed.status).toBe(422);
+    expect(missing.status).toBe(404);
+    expect(stack.localnet.stats.methods.getMultipleAccounts).toBe(1);
+  });
+});
+
+describe("response cache (RESOLVE_CACHE_TTL_MS)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { RESOLVE_CACHE_TTL_MS: "2000" });
+  });
+  afterAll(() => stack.close());
+
+  it("serves repeats from memory and says so in Cache-Control", async () => {
+    stack.localnet.resetStats();
+    const first = await stack.get("/resolve/plain.sns");
+    const second = await stack.get("/resolve/plain.sns");
+    expect(second.text).toBe(first.text);
+    expect(stack.localnet.stats.httpRequests).toBe(1);
+    expect(second.headers.get("cache-control")).toBe("public, max-age=2");
+  });
+
+  it("caches not-found, never other errors, and never marks errors cacheable", async () => {
+    stack.localnet.resetStats();
+    expect((await stack.get("/resolve/missing.sns")).status).toBe(404);
+    const again = await stack.get("/resolve/missing.sns");
+    expect(again.status).toBe(404);
+    expect(again.headers.get("cache-control")).toBe("no-store");
+    expect(stack.localnet.stats.httpRequests).toBe(1);
+
+    stack.localnet.setFault({ kind: "http-status", status: 503, times: 1 });
+    expect((await stack.get("/resolve/v1-sol.sns")).status).toBe(502);
+    expect((await stack.get("/resolve/v1-sol.sns")).body).toEqual({ s: "ok", result: identity("dave").address });
+  });
+
+  it("keeps answers apart per RPC endpoint and never marks override answers cacheable", async () => {
+    const answer = await stack.get("/resolve/plain.sns?rpc=https://127.0.0.1");
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+  });
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
+import { createHttpTransport, createPublicOnlyDispatcher, publicOnlyLookup } from "../../src/rpc/transport.js";
+import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
+
+let localnet: Localnet;
+beforeAll(async () => {
+  localnet = await startLocalnet({ ledger: new Ledger() });
+});
+afterAll(() => localnet.close());
+
+describe("public-only connections", () => {
+  it("refuses names whose DNS answer is not public", async () => {
+    const outcome = await new Promise<unknown>((resolve) =>
+      publicOnlyLookup("localhost", {}, (error, address) => resolve(error ?? address)),
+    );
+    expect(outcome).toBeInstanceOf(RpcEndpointRefusedError);
+  });
+
+  it("refuses at connect time, before a byte is sent (DNS rebinding included)", async () => {
+    const dispatcher = createPublicOnlyDispatcher();
+    const port = new URL(localnet.url).port;
+    // Bypasses the URL rules on purpose: the connect-time guard must hold on its own.
+    const transport = createHttpTransport(`http://localhost:${port}`, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1 << 20 });
+    localnet.resetStats();
+    await expect(transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).rejects.toBeInstanceOf(RpcEndpointRefusedError);
+    expect(localnet.stats.httpRequests).toBe(0);
+    await dispatcher.close();
+  });
+
+  it("caps the size of an answer", async () => {
+    const { Agent } = await import("undici");
+    const dispatcher = new Agent();
+    localnet.setFault({ kind: "garbage", body: "x".repeat(4096) });
+    const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1024 });
+    const failure = await transport.post("{}").catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RpcError);
+    expect((failure as RpcError).kind).toBe("too-large");
+    localnet.setFault(null);
+    await dispatcher.close();
+  });
+});
