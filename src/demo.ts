@@ -1,0 +1,64 @@
+import { pino } from "pino";
+import { loadConfig } from "./config.js";
+import { startGateway } from "./gateway.js";
+import { DEMO_FIXTURE_PATH, loadFixtureFile, startLocalnet } from "./localnet/index.js";
+
+/**
+ * `npm run demo`: the embedded localnet loaded with the demo fixture, and the
+ * gateway pointed at it. PORT (default 3000) and HOST apply to the gateway.
+ */
+async function main(): Promise<void> {
+  const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
+  const localnet = await startLocalnet({ ledger, port: Number(process.env.LOCALNET_PORT ?? 0) });
+  const config = loadConfig({ HOST: "127.0.0.1", ...process.env, RPC_URL: localnet.url });
+  const logger = pino({ level: config.logLevel });
+  const gateway = await startGateway(config, logger);
+  const base = gateway.url;
+
+  const examples: [string, string][] = [
+    ["tokenized domain → NFT holder", "/resolve/bonfida.sns"],
+    ["valid V2 SOL record", "/resolve/v2-sol.sns"],
+    ["stale V2, valid V1 SOL record", "/resolve/stale-v2.sns"],
+    ["valid V1 SOL record", "/resolve/v1-sol.sns"],
+    ["plain registry owner", "/resolve/plain.sns"],
+    ["subdomain", "/resolve/dex.bonfida.sns"],
+    ["legacy .sol before the cutoff slot", "/resolve/plain.sol"],
+    ["not found (404)", "/resolve/nobody.sns"],
+    ["malformed record (422)", "/resolve/invalid-roa.sns"],
+    ["one record, verified and decoded", "/record-v2/plain/email"],
+    ["several records in one call", "/records-v2/plain?records=url,email,ETH,A,CNAME,TXT"],
+    ["record account key", "/record-key-v2/plain/url"],
+    ["record types", "/types/record"],
+    ["deprecated route (400)", "/record/plain/SOL"],
+  ];
+  const lines = examples.map(([what, path]) => `  # ${what}\n  curl -s '${base}${path}'`);
+  console.log(
+    [
+      `localnet (Solana JSON-RPC) ${localnet.url} — ${ledger.size} accounts, slot ${ledger.slot}`,
+      `gateway                  ${base}`,
+      "",
+      "Try:",
+      ...lines,
+      "",
+      "Ctrl-C stops both.",
+      "",
+    ].join("\n"),
+  );
+
+  const shutdown = () => {
+    gateway
+      .close()
+      .then(() => localnet.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
