@@ -27,7 +27,15 @@ export class Resolver {
 
   constructor(private readonly options: ResolverOptions) {
     this.cache =
-      options.cacheTtlMs > 0 ? new LRUCache({ max: options.cacheMaxEntries, ttl: options.cacheTtlMs }) : undefined;
+      options.cacheTtlMs > 0
+        ? new LRUCache({
+            max: options.cacheMaxEntries,
+            ttl: options.cacheTtlMs,
+            // Keys hold request-supplied names: bound the bytes too.
+            maxSize: 32 * 1024 * 1024,
+            sizeCalculation: (_, id) => id.length + 128,
+          })
+        : undefined;
   }
 
   get cacheTtlMs(): number {

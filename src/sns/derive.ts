@@ -59,7 +59,12 @@ export function deriveNameAccount(hashedName: Uint8Array, nameClass?: Address, p
 
 // Every derivation is a pure function of its string inputs; caching them
 // keeps repeated resolutions of hot names free of sha256 and curve work.
-const memo = new LRUCache<string, Address>({ max: 50_000 });
+// Names come from request paths, so the bound is on bytes, not just entries.
+const memo = new LRUCache<string, Address>({
+  max: 100_000,
+  maxSize: 16 * 1024 * 1024,
+  sizeCalculation: (_, key) => key.length + 64,
+});
 
 function memoized(key: string, derive: () => Address): Address {
   let value = memo.get(key);

@@ -92,6 +92,22 @@ describe("normalization and validation, in the spec's order", () => {
     expect(stack.localnet.stats.httpRequests).toBe(0);
   });
 
+  it("handles hostile input without crashing: long, unicode, encoded separators, bad escapes", async () => {
+    const cases: [string, number][] = [
+      [`${"a".repeat(8000)}.sns`, 404],
+      ["%F0%9F%98%80.sns", 404],
+      ["%C3%BCber.sol", 404],
+      ["a%2Fb.sns", 404],
+      ["%E0%A4%A.sns", 404],
+      ["%00.sns", 404],
+    ];
+    for (const [raw, status] of cases) {
+      const answer = await stack.get(`/resolve/${raw}`);
+      expect({ raw: raw.slice(0, 20), status: answer.status }).toEqual({ raw: raw.slice(0, 20), status });
+      expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+    }
+  });
+
   it("validates the domain before the rpc override", async () => {
     const answer = await stack.get("/resolve/bonfida?rpc=https://127.0.0.1");
     expect(answer.body).toEqual(error("Unsupported TLD"));
