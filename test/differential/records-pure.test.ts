@@ -13,6 +13,7 @@ import { decodeRecordContent, encodeRecordContent } from "../../src/sns/record-c
 import { recordBatchItem, recordResponse } from "../../src/sns/record-response.js";
 import { RECORD_TYPES, type RecordType } from "../../src/sns/record-types.js";
 import { decodeRecordV2 } from "../../src/sns/records-v2.js";
+import { expectedRecordText } from "./records-ipv6.js";
 
 /*
  * Differential test of the pure records pieces against the official SDK
@@ -32,6 +33,9 @@ import { decodeRecordV2 } from "../../src/sns/records-v2.js";
  *     and carries on; ours is SnsError("MALFORMED_ACCOUNT").
  *  5. Encoding EVM hex: the SDK's Buffer.from(hex) silently drops invalid or
  *     odd trailing digits; ours rejects the value.
+ *  6. IPv6 text when a leading zero run ties with a later interior one: ours
+ *     follows RFC 5952 (first run shortened), the SDK's ipaddr.js does not
+ *     (records-ipv6.ts). Only that text differs; the rest is still compared.
  */
 
 interface SdkRecordResult {
@@ -350,6 +354,13 @@ function proxyJson(result: SdkRecordResult, type?: RecordType): string {
   });
 }
 
+/** The SDK's result with difference 6 applied to its decoded text. */
+function asGateway(result: SdkRecordResult, type: RecordType): SdkRecordResult {
+  const text = result.deserializedContent;
+  if (text === undefined) return result;
+  return { ...result, deserializedContent: expectedRecordText(type, result.retrievedRecord.getContent(), text) };
+}
+
 /** How our reader classifies the header: readable, or why not. */
 function headerProblem(account: Uint8Array): "short" | "validation" | "overrun" | null {
   if (account.length < 104) return "short";
@@ -397,8 +408,9 @@ async function checkSingle(testCase: Case, domain: Domain, tally: Tally): Promis
   if (domain.nft?.amount === 1n) count(tally, bare.value.verified.staleness ? "fresh for holder" : "stale for holder");
   count(tally, full.ok ? "decoded" : "undecodable");
   if (full.ok) {
-    expect(strict.ok && JSON.stringify(strict.value)).toBe(proxyJson(full.value));
-    expect(lenient.ok && JSON.stringify(lenient.value)).toBe(proxyJson(full.value));
+    const expected = proxyJson(asGateway(full.value, type));
+    expect(strict.ok && JSON.stringify(strict.value)).toBe(expected);
+    expect(lenient.ok && JSON.stringify(lenient.value)).toBe(expected);
     return;
   }
   // Differences 1 and 2: the SDK failed on the content only.
@@ -411,7 +423,7 @@ async function checkContentCodec(type: RecordType, content: Uint8Array): Promise
   const theirs = await settle(() => sdk.deserializeRecordV2Content(Buffer.from(content), type));
   const ours = await settle(() => decodeRecordContent(type, content));
   if (theirs.ok) {
-    expect(ours).toEqual(theirs);
+    expect(ours).toEqual({ ok: true, value: expectedRecordText(type, content, theirs.value) });
     // Whatever decodes must re-encode the SDK's way.
     const sdkBytes = await settle(() => sdk.serializeRecordV2Content(theirs.value, type));
     const ourBytes = await settle(() => encodeRecordContent(type, theirs.value));
@@ -547,7 +559,9 @@ describe.each([
         }
         if (!ours.ok) throw ours.error;
         if (theirs.ok) {
-          const expected = theirs.value.flatMap((result, k) => (result ? [JSON.parse(proxyJson(result, requested[k]))] : []));
+          const expected = theirs.value.flatMap((result, k) =>
+            result ? [JSON.parse(proxyJson(asGateway(result, requested[k]!), requested[k]))] : [],
+          );
           expect(JSON.stringify(ours.value)).toBe(JSON.stringify(expected));
           return;
         }
@@ -557,7 +571,9 @@ describe.each([
         const expected = bare.flatMap((result, k) => {
           if (!result) return [];
           const type = requested[k]!;
-          const decoded = type === "background" ? undefined : tryDecode(type, result.retrievedRecord.getContent());
+          const content = result.retrievedRecord.getContent();
+          const sdkText = type === "background" ? undefined : tryDecode(type, content);
+          const decoded = sdkText === undefined ? undefined : expectedRecordText(type, content, sdkText);
           return [JSON.parse(proxyJson({ ...result, deserializedContent: decoded }, type))];
         });
         expect(JSON.stringify(ours.value)).toBe(JSON.stringify(expected));

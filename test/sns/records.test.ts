@@ -219,13 +219,24 @@ describe("decodeRecordContent", () => {
       [[1, 0, 0, 1, 1, 1, 0, 0], "1::1:1:1:0:0"],
       [[0, 0, 1, 1, 1, 1, 0, 0], "::1:1:1:1:0:0"],
       [[0xfe80, 0, 0, 0, 0xabcd, 0xef, 0x12, 0x3400], "fe80::abcd:ef:12:3400"],
-      // Upstream's ipaddr.js prefers an interior run over an equally long leading one.
-      [[0, 0, 1, 0, 0, 1, 1, 1], "0:0:1::1:1:1"],
-      [[0, 0, 0xff, 0xff, 0, 0, 0xff, 0xff], "0:0:ff:ff::ff:ff"],
+      [[1, 0, 0, 1, 0, 0, 1, 1], "1::1:0:0:1:1"],
+      [[0, 0, 1, 0, 0, 0, 1, 1], "0:0:1::1:1"],
     ])("%j → %s, as the SDK prints it", (groups, expected) => {
       const content = ipv6(...groups);
       expect(decodeRecordContent("AAAA", content)).toBe(expected);
       expect(sdkDecode("AAAA", content)).toBe(expected);
+    });
+
+    // RFC 5952 §4.2.3: on a tie the first longest run is shortened. The SDK's
+    // ipaddr.js prefers an interior run over an equally long leading one.
+    it.each([
+      [[0, 0, 1, 0, 0, 1, 1, 1], "::1:0:0:1:1:1", "0:0:1::1:1:1"],
+      [[0, 0, 0xff, 0xff, 0, 0, 0xff, 0xff], "::ff:ff:0:0:ff:ff", "0:0:ff:ff::ff:ff"],
+      [[0, 0, 0, 1, 0, 0, 0, 1], "::1:0:0:0:1", "0:0:0:1::1"],
+    ])("%j → %s (RFC 5952 tie; the SDK prints %s)", (groups, expected, sdkText) => {
+      const content = ipv6(...groups);
+      expect(decodeRecordContent("AAAA", content)).toBe(expected);
+      expect(sdkDecode("AAAA", content)).toBe(sdkText);
     });
   });
 
