@@ -14,13 +14,20 @@ export function isOnCurve(publicKey: Uint8Array): boolean {
 }
 
 /**
- * ed25519 verification with ZIP-215 rules, which is what the official SDK's
- * @noble/curves v1 applies by default (v2 made strict mode the default).
+ * ed25519 verification exactly as the official SDK performs it (@noble/curves
+ * v1 defaults): ZIP-215 decoding, and the challenge hash taken over the
+ * canonical re-encodings of R and A rather than their raw bytes. v2 hashes
+ * the raw bytes, which disagrees for non-canonical encodings of small-order
+ * points, so both points are re-encoded first.
  */
 export function verifyEd25519(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
   try {
-    return ed25519.verify(signature, message, publicKey, { zip215: true });
+    const a = ed25519.Point.fromBytes(publicKey, true).toBytes();
+    const canonical = new Uint8Array(64);
+    canonical.set(ed25519.Point.fromBytes(signature.subarray(0, 32), true).toBytes(), 0);
+    canonical.set(signature.subarray(32), 32);
+    return ed25519.verify(canonical, message, a, { zip215: true });
   } catch {
     return false;
   }
