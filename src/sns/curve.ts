@@ -1,12 +1,31 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
+import { LRUCache } from "lru-cache";
+
+// Curve arithmetic in BigInt costs ~0.1 ms per point decode and ~2 ms per
+// signature check, while the answers are pure functions of the bytes: hot
+// names must not pay for them again. Keys are the raw bytes as latin1 text.
+const onCurveMemo = new LRUCache<string, boolean>({ max: 50_000 });
+const signatureMemo = new LRUCache<string, boolean>({ max: 20_000 });
+
+const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 
 /**
  * Same rule as web3.js `PublicKey.isOnCurve`: the 32 bytes decode as an
  * ed25519 point under strict (RFC 8032, non-ZIP-215) decoding.
  */
 export function isOnCurve(publicKey: Uint8Array): boolean {
+  const key = latin1(publicKey);
+  let onCurve = onCurveMemo.get(key);
+  if (onCurve === undefined) {
+    onCurve = decodesAsPoint(publicKey);
+    onCurveMemo.set(key, onCurve);
+  }
+  return onCurve;
+}
+
+function decodesAsPoint(bytes: Uint8Array): boolean {
   try {
-    ed25519.Point.fromBytes(publicKey);
+    ed25519.Point.fromBytes(bytes);
     return true;
   } catch {
     return false;
@@ -22,6 +41,16 @@ export function isOnCurve(publicKey: Uint8Array): boolean {
  */
 export function verifyEd25519(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
+  const key = latin1(publicKey) + latin1(signature) + latin1(message);
+  let valid = signatureMemo.get(key);
+  if (valid === undefined) {
+    valid = verifyCanonical(signature, message, publicKey);
+    signatureMemo.set(key, valid);
+  }
+  return valid;
+}
+
+function verifyCanonical(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
     const a = ed25519.Point.fromBytes(publicKey, true).toBytes();
     const canonical = new Uint8Array(64);
