@@ -1,18 +1,13 @@
-import * as untypedSdk from "@bonfida/spl-name-service";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCALNET_PDA_PROGRAM, type Localnet, identity, pdaAddress } from "../../src/localnet/index.js";
+import { sdk } from "../support/sdk.js";
 import { startDemoLocalnet } from "./helpers.js";
 
 // The official SDK (3.0.26) over web3.js, exactly as the upstream proxy builds
 // its per-request Connection, resolving every branch of the demo fixture.
 
-// The SDK's declarations use extensionless re-exports that NodeNext cannot
-// follow, so the oracle is typed here with just what these tests call.
-type ResolveConfig = { allowPda: "any" | false } | { allowPda: true; programIds: PublicKey[] };
-const { resolve } = untypedSdk as unknown as {
-  resolve(connection: Connection, domain: string, config?: ResolveConfig): Promise<PublicKey>;
-};
+const { resolve } = sdk;
 
 let localnet: Localnet;
 let connection: Connection;

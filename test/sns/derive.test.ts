@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { hashName } from "../../src/sns/derive.js";
 import { toHex } from "../../src/sns/bytes.js";
 import {
   deriveDomainKey,
@@ -8,6 +7,7 @@ import {
   deriveRecordV2Key,
   deriveReverseKey,
   deriveTokenizedMint,
+  hashName,
 } from "../../src/sns/derive.js";
 import { deriveResolutionKeys } from "../../src/sns/resolve.js";
 

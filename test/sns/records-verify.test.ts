@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { addressToBytes, bytesToAddress, utf8 } from "../../src/sns/bytes.js";
 import { GUARDIAN_KEY } from "../../src/sns/constants.js";
-import { SnsError } from "../../src/sns/errors.js";
 import { encodeRecordV2Account } from "../../src/sns/record-account.js";
 import { encodeRecordContent } from "../../src/sns/record-content.js";
 import { recordBatchItem, recordResponse } from "../../src/sns/record-response.js";
 import { RECORD_TYPES, type RecordType } from "../../src/sns/record-types.js";
 import { verifyRecordV2 } from "../../src/sns/record-verify.js";
 import { Validation, decodeRecordV2 } from "../../src/sns/records-v2.js";
+import { expectCode } from "../support/expect-code.js";
 
 const key = (fill: number): Uint8Array => new Uint8Array(32).fill(fill);
 const REGISTRY_OWNER = key(0x11);
@@ -30,17 +30,6 @@ const verify = (type: RecordType, fixture: Fixture, owner: Uint8Array = REGISTRY
   verifyRecordV2(type, decodeRecordV2(encodeRecordV2Account(fixture)), owner);
 
 const fresh = { stalenessValidation: Solana, stalenessId: REGISTRY_OWNER };
-
-function expectCode(run: () => unknown, code: SnsError["code"]): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(SnsError);
-  expect((thrown as SnsError).code).toBe(code);
-}
 
 describe("staleness", () => {
   const content = utf8.encode("ipfs://x");

@@ -1,4 +1,3 @@
-import * as untypedSdk from "@bonfida/spl-name-service";
 import { describe, expect, it } from "vitest";
 import { addressToBytes, utf8 } from "../../src/sns/bytes.js";
 import { GUARDIAN_KEY } from "../../src/sns/constants.js";
@@ -13,34 +12,13 @@ import {
   SELF_SIGNED_RECORDS,
   isRecordType,
 } from "../../src/sns/record-types.js";
-
-// The SDK's declarations use extensionless re-exports that NodeNext cannot
-// follow, so the oracle is typed here with just what these tests call.
-interface SdkOracle {
-  readonly Record: { readonly [name: string]: string };
-  readonly ETH_ROA_RECORDS: ReadonlySet<string>;
-  readonly SELF_SIGNED: ReadonlySet<string>;
-  readonly GUARDIANS: ReadonlyMap<string, { toBase58(): string }>;
-  deserializeRecordV2Content(content: Buffer, record: string): string;
-  serializeRecordV2Content(content: string, record: string): Buffer;
-}
-const sdk = untypedSdk as unknown as SdkOracle;
+import { expectCode } from "../support/expect-code.js";
+import { sdk } from "../support/sdk.js";
 
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 const text = (value: string): Uint8Array => utf8.encode(value);
 const hex = (value: string): Uint8Array => Uint8Array.from(Buffer.from(value, "hex"));
 const ipv6 = (...groups: number[]): Uint8Array => Uint8Array.from(groups.flatMap((g) => [g >> 8, g & 0xff]));
-
-function expectCode(run: () => unknown, code: SnsError["code"]): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(SnsError);
-  expect((thrown as SnsError).code).toBe(code);
-}
 
 const expectInvalidData = (type: RecordType, content: Uint8Array): void =>
   expectCode(() => decodeRecordContent(type, content), "INVALID_RECORD_DATA");

@@ -44,6 +44,9 @@ import {
   signFast,
   smallOrderForgery,
 } from "./chain-gen-sig.js";
+import type { Rng } from "./rng.js";
+
+export { type Rng, createRng, freshSeed } from "./rng.js";
 
 /*
  * Random SNS chain states for resolution. Each state is one TLD-less name,
@@ -64,76 +67,6 @@ import {
  * states whatever the count. No two states write the same address, so any
  * subset can be loaded on its own.
  */
-
-// ---------------------------------------------------------------- PRNG
-
-export interface Rng {
-  readonly seed: number;
-  /** Uniform in [0, 1). */
-  next(): number;
-  /** Uniform integer in [min, max]. */
-  int(min: number, max: number): number;
-  bool(probability?: number): boolean;
-  pick<T>(items: readonly T[]): T;
-  bytes(length: number): Uint8Array;
-  shuffle<T>(items: readonly T[]): T[];
-}
-
-/** sfc32 seeded through splitmix32: fast, 128-bit state, identical on every platform. */
-export function createRng(seed: number): Rng {
-  let mix = seed >>> 0;
-  const splitmix = () => {
-    mix = (mix + 0x9e3779b9) >>> 0;
-    let z = mix;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  let a = splitmix();
-  let b = splitmix();
-  let c = splitmix();
-  let d = splitmix();
-  const u32 = () => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
-  for (let i = 0; i < 12; i++) u32();
-  const next = () => u32() / 4294967296;
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  return {
-    seed: seed >>> 0,
-    next,
-    int,
-    bool: (probability = 0.5) => next() < probability,
-    pick<T>(items: readonly T[]): T {
-      if (items.length === 0) throw new RangeError("pick from an empty list");
-      return items[int(0, items.length - 1)]!;
-    },
-    bytes(length: number) {
-      const out = new Uint8Array(length);
-      for (let i = 0; i < length; i++) out[i] = u32() & 0xff;
-      return out;
-    },
-    shuffle<T>(items: readonly T[]): T[] {
-      const out = items.slice();
-      for (let i = out.length - 1; i > 0; i--) {
-        const j = int(0, i);
-        [out[i], out[j]] = [out[j]!, out[i]!];
-      }
-      return out;
-    },
-  };
-}
-
-/** A new 32-bit seed from the OS, for runs that should explore fresh states. */
-export function freshSeed(): number {
-  return crypto.getRandomValues(new Uint32Array(1))[0]!;
-}
 
 // ---------------------------------------------------------------- public types
 
@@ -912,15 +845,10 @@ function recipeFor(label: BranchLabel): Recipe {
   }
 }
 
-function chooseNft(rng: Rng, mode: NftKind | Mode): NftKind {
-  if (mode === "fall") return rng.pick(NFT_FALL_KINDS);
-  if (mode === "any") return rng.bool(0.4) ? "none" : rng.pick(NFT_KINDS);
-  return mode;
-}
-
-function chooseV2(rng: Rng, mode: V2Kind | Mode): V2Kind {
-  if (mode === "fall") return rng.pick(V2_FALL_KINDS);
-  if (mode === "any") return rng.bool(0.4) ? "none" : rng.pick(V2_KINDS);
+/** The kind a layer gets: the recipe's own, a fall-through variant, or for "any" none or any kind. */
+function chooseKind<K extends string>(rng: Rng, mode: K | Mode, kinds: readonly K[], fallKinds: readonly K[]): K | "none" {
+  if (mode === "fall") return rng.pick(fallKinds);
+  if (mode === "any") return rng.bool(0.4) ? "none" : rng.pick(kinds);
   return mode;
 }
 
@@ -997,8 +925,8 @@ function generateState(rng: Rng, label: BranchLabel, unique: string, options: Ge
   }
 
   const layers: Effect[] = [domainLayer(b, recipe.domain, parentKey)];
-  layers.push(nftLayer(b, chooseNft(rng, recipe.nft)));
-  layers.push(v2Layer(b, chooseV2(rng, recipe.v2)));
+  layers.push(nftLayer(b, chooseKind(rng, recipe.nft, NFT_KINDS, NFT_FALL_KINDS)));
+  layers.push(v2Layer(b, chooseKind(rng, recipe.v2, V2_KINDS, V2_FALL_KINDS)));
   layers.push(v1Layer(b, chooseV1(rng, recipe.v1, o)));
   putOwnerAccount(b);
 

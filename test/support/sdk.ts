@@ -1,0 +1,67 @@
+import * as untypedSdk from "@bonfida/spl-name-service";
+import type { Connection, PublicKey } from "@solana/web3.js";
+
+/*
+ * The official SDK (3.0.26) as the tests' oracle. Its declarations use
+ * extensionless re-exports that NodeNext cannot follow, so it is typed here
+ * with just what the tests call.
+ */
+
+/** What record reads call on a connection, so an in-memory stand-in can serve them. */
+export type SdkConnection = Pick<Connection, "getAccountInfo" | "getMultipleAccountsInfo" | "getTokenLargestAccounts">;
+
+type ResolveConfig = { allowPda: "any" | false } | { allowPda: true; programIds: PublicKey[] };
+
+export interface SdkRecordResult {
+  readonly retrievedRecord: {
+    readonly header: { stalenessValidation: number; rightOfAssociationValidation: number; contentLength: number };
+    readonly data: Buffer;
+    getContent(): Buffer;
+  };
+  readonly verified: { readonly staleness: boolean; readonly roa?: boolean };
+  readonly deserializedContent?: string;
+}
+
+interface SdkOracle {
+  readonly Record: { readonly [name: string]: string };
+  readonly ETH_ROA_RECORDS: ReadonlySet<string>;
+  readonly SELF_SIGNED: ReadonlySet<string>;
+  readonly GUARDIANS: ReadonlyMap<string, { toBase58(): string }>;
+  resolve(connection: Connection, domain: string, config?: ResolveConfig): Promise<PublicKey>;
+  getRecordV2(
+    connection: SdkConnection,
+    domain: string,
+    record: string,
+    options?: { deserialize?: boolean },
+  ): Promise<SdkRecordResult>;
+  getMultipleRecordsV2(
+    connection: SdkConnection,
+    domain: string,
+    records: string[],
+    options?: { deserialize?: boolean },
+  ): Promise<(SdkRecordResult | undefined)[]>;
+  deserializeRecordV2Content(content: Buffer, record: string): string;
+  serializeRecordV2Content(content: string, record: string): Buffer;
+}
+
+export const sdk = untypedSdk as unknown as SdkOracle;
+
+/** The record object the upstream proxy serializes for an SDK result (PROTOCOL §7.4); batch items carry their type. */
+export function upstreamRecord(result: SdkRecordResult, type?: string) {
+  return {
+    ...(type !== undefined && { type }),
+    deserialized: result.deserializedContent,
+    stale: !result.verified.staleness,
+    roa: result.verified.roa,
+    record: { header: result.retrievedRecord.header, data: result.retrievedRecord.data.toString("base64") },
+  };
+}
+
+/** The SDK's text for content, or undefined where its decoder throws (as it does for every `background`). */
+export function tryDecode(type: string, content: Buffer): string | undefined {
+  try {
+    return sdk.deserializeRecordV2Content(content, type);
+  } catch {
+    return undefined;
+  }
+}
