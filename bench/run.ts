@@ -1,0 +1,457 @@
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { SdkOutcome } from "../test/support/chain-gen.js";
+import { createRng } from "../test/support/rng.js";
+import { buildChildren, childScript } from "./build.js";
+import { Child } from "./child.js";
+import { type Expected, type Mismatch, fetchAll, runLoad } from "./load.js";
+import { summarizeProfile } from "./profile.js";
+import {
+  type ServerName,
+  type ServerRun,
+  type SettingResult,
+  type TargetCheck,
+  formatBranches,
+  formatTable,
+  formatTargets,
+} from "./report.js";
+import type { WorkingSetEntry } from "./working-set.js";
+import { buildWorkload } from "./workload.js";
+
+// `npm run bench`: gateway vs. an upstream-equivalent baseline over a localnet,
+// each in its own process, driven alternately by autocannon from this process.
+
+const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
+  return value;
+}
+
+const options = {
+  durationS: envNumber("BENCH_DURATION_S", 6),
+  warmupS: envNumber("BENCH_WARMUP_S", 1),
+  seed: envNumber("BENCH_SEED", 1),
+  names: envNumber("BENCH_NAMES", 1000),
+  zipfExponent: envNumber("BENCH_ZIPF_S", 1),
+  solShare: envNumber("BENCH_SOL_SHARE", 0.35),
+  /** "1": profile the gateway(s) during each measured window; "all": the baseline too. */
+  profile: (process.env.BENCH_PROFILE?.trim() || "0") as "0" | "1" | "all",
+  only: process.env.BENCH_ONLY?.split(",").map((id) => id.trim()).filter(Boolean),
+  out: process.env.BENCH_OUT?.trim() || `${RESULTS_DIR}latest.json`,
+  /** Extra node flags for the gateway processes, e.g. "--max-semi-space-size=4" (space-separated). */
+  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? [],
+  /** Keep the gateways' request logs (server-side latency per request) in this directory instead of /dev/null. */
+  gatewayLogDir: process.env.BENCH_GATEWAY_LOG_DIR?.trim() || undefined,
+};
+
+interface Setting {
+  readonly id: string;
+  readonly latencyMs: number;
+  readonly connections: number;
+  readonly cache: boolean;
+}
+
+const ALL_SETTINGS: readonly Setting[] = [
+  ...[0, 20].flatMap((latencyMs) =>
+    [1, 16, 64, 256].map((connections) => ({ id: `${latencyMs}ms-c${connections}`, latencyMs, connections, cache: false })),
+  ),
+  { id: "20ms-c64-cache", latencyMs: 20, connections: 64, cache: true },
+];
+
+/** The cache-on gateway is compared with the cache-less baseline of the same latency and concurrency. */
+const baselineIdFor = (setting: Setting) => setting.id.replace(/-cache$/, "");
+
+const settings = options.only ? ALL_SETTINGS.filter((s) => options.only!.includes(s.id)) : ALL_SETTINGS;
+if (settings.length === 0) {
+  console.error(`BENCH_ONLY matched no setting; known: ${ALL_SETTINGS.map((s) => s.id).join(", ")}`);
+  process.exit(2);
+}
+
+/** Gateway variables an operator might tune; passed through so they can be tried from the bench. */
+const GATEWAY_PASS_THROUGH = ["BATCH_WINDOW_MS", "RPC_MAX_IN_FLIGHT", "RPC_TIMEOUT_MS", "LOG_LEVEL"];
+
+const MB = 1024 * 1024;
+
+/** Busy CPU time of the whole machine so far, in seconds, from /proc/stat (null off Linux). */
+function machineCpu(): { busyS: number } | null {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busyS: (total - idle) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+interface LocalnetStats {
+  readonly httpRequests: number;
+  readonly calls: number;
+  readonly methods: Record<string, number>;
+}
+
+const SDK_ERROR_STATUS: Record<string, number> = {
+  DomainDoesNotExist: 404,
+  RecordMalformed: 422,
+  WrongValidation: 422,
+  InvalidRoA: 422,
+};
+
+/** Whether an HTTP answer is what the SDK outcome maps to under PROTOCOL.md §7.5. */
+function matchesSdk(answer: Expected, sdk: SdkOutcome): boolean {
+  if (sdk.kind === "key") return answer.status === 200 && answer.body === JSON.stringify({ s: "ok", result: sdk.key });
+  return answer.status === (SDK_ERROR_STATUS[sdk.error] ?? 500);
+}
+
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const loadBefore = loadavg();
+  if (loadBefore[0]! > cpus().length * 0.5) {
+    log(`warning: load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} before start; other work on this machine will skew the numbers`);
+  }
+  log(`compiling server children (tsc) ...`);
+  const build = buildChildren();
+  if (build.diagnostics) log(`tsc reported (JavaScript was emitted anyway):\n${build.diagnostics.split("\n").slice(0, 10).join("\n")}`);
+  log(`compiled in ${build.ms} ms`);
+
+  const profileDir = `${RESULTS_DIR}profiles/${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  if (options.profile !== "0") mkdirSync(profileDir, { recursive: true });
+  const baseEnv = { PATH: process.env.PATH, NODE_ENV: "production" };
+
+  const localnet = await Child.start("localnet", childScript("children/localnet"), {
+    env: { ...baseEnv, BENCH_SEED: String(options.seed), BENCH_NAMES: String(options.names) },
+  });
+  const children: Child[] = [localnet];
+  const stopAll = () => Promise.all(children.map((child) => child.stop()));
+  process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
+
+  try {
+    const { entries, accounts, buildMs } = localnet.info as { entries: WorkingSetEntry[]; accounts: number; buildMs: number };
+    log(`localnet ${localnet.url}: ${entries.length} names, ${accounts} accounts (built in ${buildMs} ms)`);
+    const workload = buildWorkload(entries, createRng(options.seed + 1).next, {
+      length: 1 << 18,
+      exponent: options.zipfExponent,
+      solShare: options.solShare,
+    });
+    log(`workload: ${workload.paths.length} distinct paths, top-10 names take ${round(workload.top10Share * 100)}% of requests`);
+    log(
+      `request share by branch: ${Object.entries(workload.branchShare)
+        .sort((a, b) => b[1] - a[1])
+        .map(([branch, share]) => `${branch} ${round(share * 100)}%`)
+        .join(", ")}`,
+    );
+
+    const gatewayEnv = (cacheTtlMs: number) => {
+      const env: Record<string, string | undefined> = {
+        ...baseEnv,
+        RPC_URL: localnet.url,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+        RESOLVE_CACHE_TTL_MS: String(cacheTtlMs),
+        SHUTDOWN_GRACE_MS: "1000",
+      };
+      for (const name of GATEWAY_PASS_THROUGH) if (process.env[name]) env[name] = process.env[name];
+      return env;
+    };
+    const startServer = async (name: ServerName): Promise<Child> => {
+      const child =
+        name === "baseline"
+          ? await Child.start(name, childScript("children/baseline"), {
+              env: { ...baseEnv, RPC_URL: localnet.url, BASELINE_SHARED_AGENT: process.env.BASELINE_SHARED_AGENT },
+            })
+          : await Child.start(name, childScript("children/gateway"), {
+              env: gatewayEnv(name === "gateway-cache" ? 2000 : 0),
+              execArgv: options.gatewayNodeFlags,
+              ...(options.gatewayLogDir ? { stdoutPath: `${options.gatewayLogDir}/${name}.log` } : {}),
+            });
+      children.push(child);
+      log(`${name} ${child.url} (pid ${child.pid})`);
+      return child;
+    };
+
+    const needsPlain = settings.some((s) => !s.cache);
+    const needsCache = settings.some((s) => s.cache);
+    const gateway = needsPlain ? await startServer("gateway") : undefined;
+    const baseline = await startServer("baseline");
+    const gatewayCache = needsCache ? await startServer("gateway-cache") : undefined;
+
+    // Correctness pre-pass: every distinct path once through both servers, at 0 ms latency.
+    log(`pre-pass: ${workload.paths.length} paths through both servers ...`);
+    await localnet.call("latency", 0);
+    const reference = gateway ?? gatewayCache!;
+    const [baselineAnswers, gatewayAnswers] = await Promise.all([
+      fetchAll(baseline.url, workload.paths, 16),
+      fetchAll(reference.url, workload.paths, 16),
+    ]);
+    const expectedBaseline = new Map<string, Expected>();
+    const expectedGateway = new Map<string, Expected>();
+    const deliberate: { path: string; branch: string }[] = [];
+    const prepassMismatches: Mismatch[] = [];
+    const baselineVsSdk: { path: string; branch: string; baseline: Expected; sdk: SdkOutcome }[] = [];
+    const byBranch: Record<string, Record<string, number>> = {};
+    workload.paths.forEach((path, i) => {
+      const base = baselineAnswers[i]!;
+      const gw = gatewayAnswers[i]!;
+      const entry = workload.entryOf.get(path);
+      const branch = entry?.branch ?? "?";
+      if (entry?.sdk && !matchesSdk(base, entry.sdk)) baselineVsSdk.push({ path, branch, baseline: base, sdk: entry.sdk });
+      const counts = (byBranch[branch] ??= {});
+      counts[base.status] = (counts[base.status] ?? 0) + 1;
+      expectedBaseline.set(path, base);
+      if (gw.status === base.status && gw.body === base.body) {
+        expectedGateway.set(path, base);
+      } else if (
+        entry?.undecodable &&
+        gw.status === 422 &&
+        gw.body === JSON.stringify({ s: "error", result: "Record is malformed" }) &&
+        base.status === 500 &&
+        base.body === JSON.stringify({ s: "error", result: "Internal error" })
+      ) {
+        // Documented deliberate difference: undecodable data is the record's fault (422), not the server's.
+        expectedGateway.set(path, gw);
+        deliberate.push({ path, branch });
+      } else {
+        expectedGateway.set(path, base);
+        prepassMismatches.push({ path, expected: base, got: gw });
+      }
+    });
+    const deliberateBranches = [...new Set(deliberate.map((d) => d.branch))];
+    log(
+      `pre-pass: ${workload.paths.length - deliberate.length - prepassMismatches.length} identical, ` +
+        `${deliberate.length} deliberate 422-vs-500 (${deliberateBranches.join(", ") || "none"}), ` +
+        `${prepassMismatches.length} MISMATCHES`,
+    );
+    log(
+      `baseline vs chain-gen's SDK expectations: ${workload.paths.length - baselineVsSdk.length} agree, ${baselineVsSdk.length} differ` +
+        (baselineVsSdk.length ? ` (e.g. ${baselineVsSdk.slice(0, 3).map((d) => `${d.branch} ${d.path} ${d.baseline.status}`).join("; ")})` : ""),
+    );
+    for (const m of prepassMismatches.slice(0, 10)) {
+      log(`  ${m.path}: baseline ${m.expected?.status} ${m.expected?.body} / gateway ${m.got.status} ${m.got.body}`);
+    }
+
+    const quiesce = async (latencyMs: number) => {
+      // Wait until the servers stop sending RPCs (abandoned requests finish after the load stops).
+      let last = -1;
+      for (let i = 0; i < 50; i++) {
+        const { httpRequests } = await localnet.call<LocalnetStats>("stats");
+        if (httpRequests === last) return;
+        last = httpRequests;
+        await sleep(Math.max(100, 3 * latencyMs));
+      }
+    };
+
+    const measure = async (name: ServerName, server: Child, setting: Setting, index: number): Promise<ServerRun> => {
+      const expected = name === "baseline" ? expectedBaseline : expectedGateway;
+      // Same window of the sequence for both servers of a setting.
+      const start = (index * 40_009) % workload.sequence.length;
+      const common = {
+        url: server.url,
+        connections: setting.connections,
+        sequence: workload.sequence,
+        expected,
+        branchOf: workload.branchOf,
+      };
+      if (options.warmupS > 0) await runLoad({ ...common, durationS: options.warmupS, start });
+      await quiesce(setting.latencyMs);
+      await localnet.call("reset");
+      const profiled = options.profile === "all" || (options.profile === "1" && name !== "baseline");
+      if (profiled) await server.call("profileStart");
+      const [s0, l0] = await Promise.all([server.usage(), localnet.usage()]);
+      const p0 = process.cpuUsage();
+      const m0 = machineCpu();
+      const load = await runLoad({ ...common, durationS: options.durationS, start: start + 20_000 });
+      // Read right away: requests abandoned at the end must not add RPCs or CPU to the answered ones.
+      const [s1, l1, stats] = await Promise.all([server.usage(), localnet.usage(), localnet.call<LocalnetStats>("stats")]);
+      const p1 = process.cpuUsage(p0);
+      const m1 = machineCpu();
+      if (profiled) await server.call("profileStop", `${profileDir}/${name}-${setting.id}.cpuprofile`);
+      await quiesce(setting.latencyMs);
+      const after = await server.usage();
+      const n = Math.max(1, load.responses);
+      const run: ServerRun = {
+        server: name,
+        load,
+        rpc: {
+          httpRequests: stats.httpRequests,
+          calls: stats.calls,
+          methods: stats.methods,
+          httpPer1k: round((stats.httpRequests * 1000) / n, 2),
+          callsPer1k: round((stats.calls * 1000) / n, 2),
+        },
+        cpu: {
+          serverUsPerResolve: round((s1.cpuUs - s0.cpuUs) / n),
+          serverCores: round((s1.cpuUs - s0.cpuUs) / 1e6 / load.elapsedS, 3),
+          localnetUsPerResolve: round((l1.cpuUs - l0.cpuUs) / n),
+          localnetCores: round((l1.cpuUs - l0.cpuUs) / 1e6 / load.elapsedS, 3),
+          loadgenCores: round((p1.user + p1.system) / 1e6 / load.elapsedS, 3),
+          otherCores:
+            m0 && m1
+              ? round(
+                  (m1.busyS - m0.busyS - (s1.cpuUs - s0.cpuUs + l1.cpuUs - l0.cpuUs + p1.user + p1.system) / 1e6) / load.elapsedS,
+                  2,
+                )
+              : null,
+          loopDelayMs: s1.loopDelay,
+          localnetLoopDelayMs: l1.loopDelay,
+        },
+        memory: {
+          rssAfterMB: round(after.rssBytes / MB),
+          peakRssMB: round(after.maxRssBytes / MB),
+          heapTotalMB: round(s1.heap.total / MB),
+          heapUsedMB: round(s1.heap.used / MB),
+          externalMB: round(s1.heap.external / MB),
+        },
+      };
+      log(
+        `${setting.id.padEnd(15)} ${name.padEnd(13)} ${round(load.rps, 0)} req/s  p50 ${round(load.p50Ms)} ms  ` +
+          `p99 ${round(load.p99Ms)} ms  RPC/1k ${run.rpc.httpPer1k}  CPU ${run.cpu.serverUsPerResolve} µs/res ` +
+          `(${run.cpu.serverCores} cores, loop delay p99 ${s1.loopDelay.p99} ms; localnet ${l1.loopDelay.p99} ms; ` +
+          `other load ${run.cpu.otherCores ?? "n/a"} cores)  ` +
+          `RSS ${run.memory.rssAfterMB} MB  mismatches ${load.mismatches}`,
+      );
+      for (const m of load.mismatchExamples.slice(0, 3)) {
+        log(`    ${m.path}: expected ${m.expected?.status} ${m.expected?.body} got ${m.got.status} ${m.got.body}`);
+      }
+      return run;
+    };
+
+    const results: SettingResult[] = [];
+    const baselineRuns = new Map<string, ServerRun>();
+    for (const [index, setting] of settings.entries()) {
+      await localnet.call("latency", setting.latencyMs);
+      const gw: [ServerName, Child] = setting.cache ? ["gateway-cache", gatewayCache!] : ["gateway", gateway!];
+      const reuse = setting.cache ? baselineRuns.get(baselineIdFor(setting)) : undefined;
+      const order: [ServerName, Child][] = reuse ? [gw] : index % 2 === 0 ? [gw, ["baseline", baseline]] : [["baseline", baseline], gw];
+      const runs: ServerRun[] = [];
+      for (const [name, child] of order) runs.push(await measure(name, child, setting, index));
+      const gwRun = runs.find((r) => r.server !== "baseline")!;
+      const baseRun = reuse ?? runs.find((r) => r.server === "baseline")!;
+      if (!setting.cache) baselineRuns.set(setting.id, baseRun);
+      results.push({
+        id: setting.id,
+        latencyMs: setting.latencyMs,
+        connections: setting.connections,
+        cache: setting.cache,
+        runs: [gwRun, baseRun],
+        ratio: {
+          rps: round(gwRun.load.rps / baseRun.load.rps, 2),
+          p99: round(gwRun.load.p99Ms / baseRun.load.p99Ms, 3),
+          rpcPer1k: round(gwRun.rpc.httpPer1k / baseRun.rpc.httpPer1k, 4),
+          cpuPerResolve: round(gwRun.cpu.serverUsPerResolve / baseRun.cpu.serverUsPerResolve, 3),
+        },
+      });
+    }
+
+    const memory: Record<string, { rssAfterMB: number[]; peakRssMB: number }> = {};
+    for (const setting of results) {
+      for (const run of setting.runs) {
+        if (run.server === "baseline" && setting.cache) continue;
+        const entry = (memory[run.server] ??= { rssAfterMB: [], peakRssMB: 0 });
+        entry.rssAfterMB.push(run.memory.rssAfterMB);
+        entry.peakRssMB = Math.max(entry.peakRssMB, run.memory.peakRssMB);
+      }
+    }
+
+    const find = (id: string) => results.find((r) => r.id === id);
+    const checks: TargetCheck[] = [];
+    const check = (target: string, setting: SettingResult | undefined, value: (s: SettingResult) => [string, boolean]) => {
+      if (!setting) return checks.push({ target, value: "not run", pass: null });
+      const [text, pass] = value(setting);
+      checks.push({ target, value: text, pass });
+    };
+    const gwOf = (s: SettingResult) => s.runs.find((r) => r.server !== "baseline")!;
+    check("20 ms, c=64, cache off: throughput >= 5x baseline", find("20ms-c64"), (s) => [`x${s.ratio!.rps}`, s.ratio!.rps >= 5]);
+    check("20 ms, c=64, cache off: <= 100 RPC HTTP requests / 1,000 resolves", find("20ms-c64"), (s) => [
+      `${gwOf(s).rpc.httpPer1k}`,
+      gwOf(s).rpc.httpPer1k <= 100,
+    ]);
+    check("20 ms, c=64, cache off: p99 <= 60 ms", find("20ms-c64"), (s) => [`${round(gwOf(s).load.p99Ms)} ms`, gwOf(s).load.p99Ms <= 60]);
+    check("0 ms, c=64, cache off: throughput >= 3x baseline", find("0ms-c64"), (s) => [`x${s.ratio!.rps}`, s.ratio!.rps >= 3]);
+    check("cache on (TTL 2,000 ms), 20 ms, c=64: throughput >= 20x baseline", find("20ms-c64-cache"), (s) => [
+      `x${s.ratio!.rps}`,
+      s.ratio!.rps >= 20,
+    ]);
+    for (const name of ["gateway", "gateway-cache"] as const) {
+      const entry = memory[name];
+      if (entry) {
+        checks.push({
+          target: `${name} peak RSS <= 150 MB`,
+          value: `${entry.peakRssMB} MB (RSS after each setting: ${entry.rssAfterMB.join(", ")})`,
+          pass: entry.peakRssMB <= 150,
+        });
+      }
+    }
+    const loadMismatches = results.flatMap((s) => s.runs.filter((r) => r.server !== "baseline")).reduce((sum, r) => sum + r.load.mismatches, 0);
+    checks.push({
+      target: "gateway answers equal the baseline's (pre-pass and under load)",
+      value: `${prepassMismatches.length} pre-pass mismatches, ${loadMismatches} under load, ${deliberate.length} deliberate 422-vs-500 paths`,
+      pass: prepassMismatches.length === 0 && loadMismatches === 0,
+    });
+
+    console.log(`\n${formatTable(results)}\n`);
+    console.log(
+      "RPC/1k: RPC HTTP requests per 1,000 answered requests (a JSON-RPC batch counts once); calls/1k counts every call.\n" +
+        "CPU µs/res: server process user+system CPU per answered request; cores: that CPU per wall-clock second.\n" +
+        "RSS MB: after the setting's load drained; peak MB: process peak so far. Ratios are gateway/baseline.\n" +
+        "other: busy cores of foreign processes during the window (this machine has " +
+        `${cpus().length}); above ~0.3 the latency tails are not the servers' alone.\n`,
+    );
+    const focus = find("20ms-c64");
+    if (focus) console.log(`${formatBranches(focus)}\n`);
+    console.log(`${formatTargets(checks)}\n`);
+
+    await stopAll();
+    let profiles: { file: string; summary: string }[] = [];
+    if (options.profile !== "0") {
+      profiles = readdirSync(profileDir)
+        .filter((file) => file.endsWith(".cpuprofile"))
+        .map((file) => ({ file: `${profileDir}/${file}`, summary: summarizeProfile(`${profileDir}/${file}`, 25) }));
+      for (const p of profiles) console.log(`${p.file}\n${p.summary}\n`);
+    }
+
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const report = {
+      generatedAt: new Date().toISOString(),
+      wallClockS: round((Date.now() - startedAt) / 1000),
+      machine: {
+        node: process.version,
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model,
+        loadAverageBefore: loadBefore,
+        loadAverageAfter: loadavg(),
+      },
+      options: { ...options, gatewayOverrides: Object.fromEntries(GATEWAY_PASS_THROUGH.map((n) => [n, process.env[n]]).filter(([, v]) => v)) },
+      workingSet: {
+        names: entries.length,
+        accounts,
+        distinctPaths: workload.paths.length,
+        top10Share: round(workload.top10Share, 3),
+        requestShareByBranch: Object.fromEntries(Object.entries(workload.branchShare).map(([b, v]) => [b, round(v, 4)])),
+        baselineStatusByBranch: byBranch,
+      },
+      prepass: { deliberate, mismatches: prepassMismatches, baselineVsSdk },
+      settings: results,
+      memory,
+      targets: checks,
+      profiles: profiles.map((p) => p.file),
+    };
+    writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
+    log(`wrote ${options.out} (${round((Date.now() - startedAt) / 1000)} s in all)`);
+    if (checks.some((c) => c.pass === false && c.target.startsWith("gateway answers"))) process.exitCode = 1;
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+await main();
