@@ -25,7 +25,7 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
     loader: {
       commitment: "processed",
       maxKeysPerCall: 100,
-      maxCallsPerRequest: 10,
+      maxCallsPerRequest: 20,
       maxInFlight: config.rpcMaxInFlight,
       windowMs: config.batchWindowMs,
       maxQueuedKeys: 100_000,

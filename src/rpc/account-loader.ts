@@ -1,14 +1,14 @@
 import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/accounts.js";
 import { RpcError } from "./errors.js";
-import type { JsonRpcClient, RpcCall } from "./json-rpc.js";
+import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { parseMultipleAccounts } from "./results.js";
 
 export interface AccountLoaderOptions {
   readonly commitment: string;
   /** getMultipleAccounts accepts at most 100 keys per call. */
   readonly maxKeysPerCall: number;
-  /** Calls packed into one HTTP request as a JSON-RPC batch array. */
+  /** Calls (account groups first, then other calls) packed into one HTTP request as a JSON-RPC batch array. */
   readonly maxCallsPerRequest: number;
   /** HTTP requests in flight before new keys wait for one to finish. */
   readonly maxInFlight: number;
@@ -24,14 +24,21 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+interface PendingCall {
+  readonly call: RpcCall;
+  settle(outcome: RpcOutcome): void;
+}
+
 /**
  * Merges account reads from concurrent resolutions into few
- * getMultipleAccounts calls. A key already queued or in flight is shared, so
- * concurrent readers of one account cost one fetch.
+ * getMultipleAccounts calls, and lets other calls ride in the same JSON-RPC
+ * batch array. A key already queued or in flight is shared, so concurrent
+ * readers of one account cost one fetch.
  */
 export class AccountLoader {
   private readonly shared = new Map<string, Promise<AccountData | null>>();
   private queue: Pending[] = [];
+  private calls: PendingCall[] = [];
   private inFlight = 0;
   private immediate: NodeJS.Immediate | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -61,6 +68,17 @@ export class AccountLoader {
     return promise;
   }
 
+  /** Any other call, sent with the next batch; its outcome is settled on its own. */
+  enqueueCall(call: RpcCall): Promise<RpcOutcome> {
+    const outcome = new Promise<RpcOutcome>((settle) => this.calls.push({ call, settle }));
+    this.schedule();
+    return outcome;
+  }
+
+  private get hasWork(): boolean {
+    return this.queue.length > 0 || this.calls.length > 0;
+  }
+
   private schedule(): void {
     if (this.inFlight < this.options.maxInFlight) {
       // Gather everything requested during this turn of the event loop.
@@ -76,36 +94,48 @@ export class AccountLoader {
     this.immediate = this.timer = undefined;
     const { maxKeysPerCall, maxCallsPerRequest, commitment } = this.options;
     const taken = this.queue.splice(0, maxKeysPerCall * maxCallsPerRequest);
-    if (taken.length === 0) return;
     const groups: Pending[][] = [];
     for (let i = 0; i < taken.length; i += maxKeysPerCall) groups.push(taken.slice(i, i + maxKeysPerCall));
-    const calls: RpcCall[] = groups.map((group) => ({
-      method: "getMultipleAccounts",
-      params: [group.map((p) => p.key), { encoding: "base64", commitment }],
-    }));
+    const others = this.calls.splice(0, Math.max(1, maxCallsPerRequest - groups.length));
+    if (groups.length === 0 && others.length === 0) return;
+    const calls: RpcCall[] = [
+      ...groups.map((group) => ({
+        method: "getMultipleAccounts",
+        params: [group.map((p) => p.key), { encoding: "base64", commitment }],
+      })),
+      ...others.map((pending) => pending.call),
+    ];
     this.inFlight++;
     this.client
       .batch(calls)
       .then(
-        (outcomes) => outcomes.forEach((outcome, i) => settle(groups[i]!, outcome.ok ? outcome.result : outcome.error, outcome.ok)),
-        (error: unknown) => groups.forEach((group) => settle(group, error, false)),
+        (outcomes) =>
+          outcomes.forEach((outcome, i) => {
+            if (i < groups.length) settleGroup(groups[i]!, outcome);
+            else others[i - groups.length]!.settle(outcome);
+          }),
+        (error: Error) => {
+          const outcome: RpcOutcome = { ok: false, error };
+          for (const group of groups) settleGroup(group, outcome);
+          for (const pending of others) pending.settle(outcome);
+        },
       )
       .finally(() => {
         this.inFlight--;
-        if (this.queue.length > 0) this.schedule();
+        if (this.hasWork) this.schedule();
       });
-    if (this.queue.length > 0) this.schedule();
+    if (this.hasWork) this.schedule();
   }
 }
 
-function settle(group: Pending[], resultOrError: unknown, ok: boolean): void {
-  if (!ok) {
-    for (const pending of group) pending.reject(resultOrError);
+function settleGroup(group: Pending[], outcome: RpcOutcome): void {
+  if (!outcome.ok) {
+    for (const pending of group) pending.reject(outcome.error);
     return;
   }
   let accounts: (AccountData | null)[];
   try {
-    accounts = parseMultipleAccounts(resultOrError, group.length);
+    accounts = parseMultipleAccounts(outcome.result, group.length);
   } catch (error) {
     for (const pending of group) pending.reject(error);
     return;

@@ -35,14 +35,13 @@ export class RpcEndpoint implements ChainReader {
   getTokenLargestAccounts(mint: Address): Promise<readonly TokenAmountEntry[] | null> {
     let pending = this.largestByMint.get(mint);
     if (!pending) {
-      pending = this.client.call("getTokenLargestAccounts", [mint, { commitment: this.options.commitment }]).then(
-        parseTokenLargestAccounts,
-        (error: unknown) => {
-          // Nodes answer -32602 when the mint account is missing or not a mint.
-          if (error instanceof JsonRpcError && error.code === INVALID_PARAMS) return null;
-          throw error;
-        },
-      );
+      const call = { method: "getTokenLargestAccounts", params: [mint, { commitment: this.options.commitment }] };
+      pending = this.accounts.enqueueCall(call).then((outcome) => {
+        if (outcome.ok) return parseTokenLargestAccounts(outcome.result);
+        // Nodes answer -32602 when the mint account is missing or not a mint.
+        if (outcome.error instanceof JsonRpcError && outcome.error.code === INVALID_PARAMS) return null;
+        throw outcome.error;
+      });
       this.largestByMint.set(mint, pending);
       const forget = () => this.largestByMint.delete(mint);
       pending.then(forget, forget);

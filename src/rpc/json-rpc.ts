@@ -6,7 +6,7 @@ export interface RpcCall {
   readonly params: readonly unknown[];
 }
 
-export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: RpcError };
+export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: Error };
 
 const invalid = (what: string) => new RpcError("invalid-response", `malformed JSON-RPC answer: ${what}`);
 

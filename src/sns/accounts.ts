@@ -62,9 +62,16 @@ export interface TokenAccount {
   readonly amount: bigint;
 }
 
+/**
+ * spl-token's account decoder, which the official SDK uses, reads every
+ * numeric field from the first 133 bytes (through the close-authority option)
+ * and tolerates a truncated close-authority key; accept exactly what it does.
+ */
+const TOKEN_ACCOUNT_MIN_READABLE = TOKEN_ACCOUNT_LEN - 32;
+
 /** Classic SPL token account (§3.5); only the fields resolution reads. */
 export function decodeTokenAccount(data: Uint8Array): TokenAccount {
-  if (data.length < TOKEN_ACCOUNT_LEN) malformed("token", data);
+  if (data.length < TOKEN_ACCOUNT_MIN_READABLE) malformed("token", data);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   return {
     mint: data.subarray(0, 32),
