@@ -2,7 +2,7 @@ import type { Address } from "@solana/kit";
 import { LRUCache } from "lru-cache";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
-import { type PdaPolicy, resolveDomain } from "../sns/resolve.js";
+import { type PdaPolicy, assertTldOpen, resolveSnsName } from "../sns/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 
 export interface ResolverOptions {
@@ -42,13 +42,19 @@ export class Resolver {
     return this.options.cacheTtlMs;
   }
 
-  resolve(endpoint: RpcEndpoint, domain: FullDomain): Promise<Address> {
-    const id = `${endpoint.url} ${domain.name}${domain.tld}`;
+  async resolve(endpoint: RpcEndpoint, domain: FullDomain): Promise<Address> {
+    await assertTldOpen(endpoint, domain);
+    return this.resolveName(endpoint, domain.name);
+  }
+
+  /** Past the TLD gate `.sns` and `.sol` name the same accounts, so they share entries. */
+  private resolveName(endpoint: RpcEndpoint, name: string): Promise<Address> {
+    const id = `${endpoint.url} ${name}`;
     const cached = this.cache?.get(id);
     if (cached) return cached.ok ? Promise.resolve(cached.key) : Promise.reject(cached.error);
     const shared = this.inFlight.get(id);
     if (shared) return shared;
-    const pending = resolveDomain(endpoint, domain, this.options.pda);
+    const pending = resolveSnsName(endpoint, name, this.options.pda);
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
       const forget = () => this.inFlight.delete(id);

@@ -40,10 +40,15 @@ export function deriveResolutionKeys(name: string): ResolutionKeys {
  * as `.sns` until the chain's finalized slot reaches the cutoff.
  */
 export async function resolveDomain(chain: ChainReader, domain: FullDomain, pda: PdaPolicy = PDA_NOT_ALLOWED): Promise<Address> {
+  await assertTldOpen(chain, domain);
+  return resolveSnsName(chain, domain.name, pda);
+}
+
+/** Legacy `.sol` is refused once the chain reaches the cutoff slot; `.sns` is always open. */
+export async function assertTldOpen(chain: ChainReader, domain: FullDomain): Promise<void> {
   if (domain.tld === SOL_TLD && (await chain.isSolCutoffReached())) {
     throw new SnsError("UNSUPPORTED_TLD", ".sol resolution is paused at the cutoff slot");
   }
-  return resolveSnsName(chain, domain.name, pda);
 }
 
 /**
