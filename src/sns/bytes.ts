@@ -1,16 +1,15 @@
-import { type Address, getBase58Decoder, getBase58Encoder } from "@solana/kit";
+import { base58 } from "@scure/base";
+import type { Address } from "@solana/kit";
 
-// kit's naming is from the wire's point of view: the "encoder" turns a
-// base58 string into bytes, the "decoder" turns bytes into a string.
-const base58ToBytes = getBase58Encoder();
-const bytesToBase58 = getBase58Decoder();
+// @scure/base rather than kit's codecs at run time: several times faster on
+// 32-byte keys, and it spares loading all of kit's modules.
 
 export function addressToBytes(address: Address | string): Uint8Array {
-  return base58ToBytes.encode(address) as Uint8Array;
+  return base58.decode(address);
 }
 
 export function bytesToAddress(bytes: Uint8Array): Address {
-  return bytesToBase58.decode(bytes) as Address;
+  return base58.encode(bytes) as Address;
 }
 
 /** Decodes base58 text to exactly 32 bytes, or returns null. Never throws. */
