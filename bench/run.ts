@@ -24,6 +24,12 @@ import { buildWorkload } from "./workload.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 
+/** The gateway runs with the V8 flags `npm start` uses (its heap cap), unless BENCH_GATEWAY_NODE_FLAGS says otherwise. */
+function npmStartFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } };
+  return pkg.scripts.start.match(/^node((?:\s+--\S+)*)\s/)?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
@@ -44,7 +50,7 @@ const options = {
   only: process.env.BENCH_ONLY?.split(",").map((id) => id.trim()).filter(Boolean),
   out: process.env.BENCH_OUT?.trim() || `${RESULTS_DIR}latest.json`,
   /** Extra node flags for the gateway processes, e.g. "--max-semi-space-size=4" (space-separated). */
-  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? [],
+  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStartFlags(),
   /** Keep the gateways' request logs (server-side latency per request) in this directory instead of /dev/null. */
   gatewayLogDir: process.env.BENCH_GATEWAY_LOG_DIR?.trim() || undefined,
 };

@@ -34,7 +34,7 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
   const resolver = new Resolver({
     pda: config.pdaPolicy,
     cacheTtlMs: config.resolveCacheTtlMs,
-    cacheMaxEntries: 100_000,
+    cacheMaxEntries: 50_000,
     maxCoalesced: 100_000,
   });
   const app = createApp({ endpoints, resolver, logger, cacheTtlSeconds: config.cacheTtlSeconds });

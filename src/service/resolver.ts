@@ -2,7 +2,7 @@ import type { Address } from "@solana/kit";
 import { LRUCache } from "lru-cache";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
-import { type PdaPolicy, assertTldOpen, resolveSnsName } from "../sns/resolve.js";
+import { type HolderHints, type PdaPolicy, assertTldOpen, resolveSnsName } from "../sns/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 
 export interface ResolverOptions {
@@ -23,6 +23,8 @@ type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: fal
  */
 export class Resolver {
   private readonly inFlight = new Map<string, Promise<Address>>();
+  /** Last holder token account of tokenized domains, per endpoint (see HolderHints). */
+  private readonly holderAccounts = new LRUCache<string, Address>({ max: 10_000 });
   private readonly cache: LRUCache<string, Outcome> | undefined;
 
   constructor(private readonly options: ResolverOptions) {
@@ -32,7 +34,7 @@ export class Resolver {
             max: options.cacheMaxEntries,
             ttl: options.cacheTtlMs,
             // Keys hold request-supplied names: bound the bytes too.
-            maxSize: 32 * 1024 * 1024,
+            maxSize: 16 * 1024 * 1024,
             sizeCalculation: (_, id) => id.length + 128,
           })
         : undefined;
@@ -47,6 +49,15 @@ export class Resolver {
     return this.resolveName(endpoint, domain.name);
   }
 
+  private hintsFor(url: string): HolderHints {
+    const accounts = this.holderAccounts;
+    return {
+      get: (domainKey) => accounts.get(`${url} ${domainKey}`),
+      set: (domainKey, tokenAccount) => accounts.set(`${url} ${domainKey}`, tokenAccount),
+      delete: (domainKey) => accounts.delete(`${url} ${domainKey}`),
+    };
+  }
+
   /** Past the TLD gate `.sns` and `.sol` name the same accounts, so they share entries. */
   private resolveName(endpoint: RpcEndpoint, name: string): Promise<Address> {
     const id = `${endpoint.url} ${name}`;
@@ -54,7 +65,7 @@ export class Resolver {
     if (cached) return cached.ok ? Promise.resolve(cached.key) : Promise.reject(cached.error);
     const shared = this.inFlight.get(id);
     if (shared) return shared;
-    const pending = resolveSnsName(endpoint, name, this.options.pda);
+    const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
       const forget = () => this.inFlight.delete(id);

@@ -61,8 +61,8 @@ export function deriveNameAccount(hashedName: Uint8Array, nameClass?: Address, p
 // keeps repeated resolutions of hot names free of sha256 and curve work.
 // Names come from request paths, so the bound is on bytes, not just entries.
 const memo = new LRUCache<string, Address>({
-  max: 100_000,
-  maxSize: 16 * 1024 * 1024,
+  max: 50_000,
+  maxSize: 8 * 1024 * 1024,
   sizeCalculation: (_, key) => key.length + 64,
 });
 

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_FIXTURE_PATH, identity, loadFixtureFile } from "../../src/localnet/index.js";
+import {
+  DEMO_FIXTURE_PATH,
+  associatedTokenAddress,
+  encodeTokenAccount,
+  identity,
+  loadFixtureFile,
+} from "../../src/localnet/index.js";
+import { TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
+import { deriveDomainKey, deriveNftRecordKey, deriveTokenizedMint } from "../../src/sns/derive.js";
 import { type Stack, startStack } from "../support/stack.js";
 
 // Coalescing, batching and the optional response cache, observed from the
@@ -85,5 +93,57 @@ describe("response cache (RESOLVE_CACHE_TTL_MS)", () => {
     const answer = await stack.get("/resolve/plain.sns?rpc=https://127.0.0.1");
     expect(answer.status).toBe(400);
     expect(answer.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe("tokenized domains seen before resolve in one round trip", () => {
+  let stack: Stack;
+  const domain = deriveDomainKey("bonfida");
+  const mint = deriveTokenizedMint(domain);
+  const holderAccount = (wallet: string) => associatedTokenAddress(identity(wallet).address, mint);
+  const giveNft = (from: string, to: string) => {
+    const ledger = stack.localnet.ledger;
+    ledger.setAccount(holderAccount(from), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: identity(from).address, amount: 0n }) });
+    ledger.setAccount(holderAccount(to), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: identity(to).address, amount: 1n }) });
+  };
+
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH));
+  });
+  afterAll(() => stack.close());
+
+  it("asks for the holder alongside the accounts once the domain is known to be tokenized", async () => {
+    expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("carol").address });
+    stack.localnet.resetStats();
+    expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("carol").address });
+    expect(stack.localnet.stats.httpRequests).toBe(1);
+    expect(stack.localnet.stats.methods).toEqual({ getMultipleAccounts: 1, getTokenLargestAccounts: 1 });
+  });
+
+  it("still follows the NFT when it changes hands", async () => {
+    giveNft("carol", "dave");
+    expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("dave").address });
+    stack.localnet.resetStats();
+    expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("dave").address });
+    expect(stack.localnet.stats.httpRequests).toBe(1);
+    giveNft("dave", "carol");
+  });
+
+  it("drops the guess once the domain is redeemed", async () => {
+    const nftRecordKey = deriveNftRecordKey(domain);
+    const ledger = stack.localnet.ledger;
+    const active = ledger.getAccount(nftRecordKey)!;
+    const inactive = active.data.slice();
+    inactive[0] = 3;
+    ledger.setAccount(nftRecordKey, { owner: active.owner, data: inactive });
+    try {
+      // Falls through to bonfida's V2 SOL record.
+      expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("erin").address });
+      stack.localnet.resetStats();
+      expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("erin").address });
+      expect(stack.localnet.stats.methods).toEqual({ getMultipleAccounts: 1 });
+    } finally {
+      ledger.setAccount(nftRecordKey, { owner: active.owner, data: active.data });
+    }
   });
 });
