@@ -231,6 +231,17 @@ async function main(): Promise<void> {
         prepassMismatches.push({ path, expected: base, got: gw });
       }
     });
+    if (gateway && gatewayCache) {
+      // The cached instance gets the same pre-pass: its answers are checked too, and its derivation
+      // memos are as warm as the plain gateway's. Its response cache then expires before measuring.
+      const cachedAnswers = await fetchAll(gatewayCache.url, workload.paths, 16);
+      workload.paths.forEach((path, i) => {
+        const plain = gatewayAnswers[i]!;
+        const cached = cachedAnswers[i]!;
+        if (cached.status !== plain.status || cached.body !== plain.body) prepassMismatches.push({ path, expected: plain, got: cached });
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+    }
     const deliberateBranches = [...new Set(deliberate.map((d) => d.branch))];
     log(
       `pre-pass: ${workload.paths.length - deliberate.length - prepassMismatches.length} identical, ` +
