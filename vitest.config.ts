@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // The JSON report lets CI print a plain "N passed, N failed" summary.
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
   },
 });
