@@ -10,7 +10,7 @@ import type { RpcTransport } from "./transport.js";
 
 /** One RPC endpoint with its own batching, coalescing and `.sol` cutoff memory. */
 export class RpcEndpoint implements ChainReader {
-  readonly client: JsonRpcClient;
+  private readonly client: JsonRpcClient;
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
   private readonly largestByMint = new Map<string, Promise<readonly TokenAmountEntry[] | null>>();

@@ -36,15 +36,9 @@ export function deriveResolutionKeys(name: string): ResolutionKeys {
 }
 
 /**
- * Resolves a full domain. `.sol` names resolve through the same name accounts
- * as `.sns` until the chain's finalized slot reaches the cutoff.
+ * Legacy `.sol` names resolve through the same name accounts as `.sns` until
+ * the chain's finalized slot reaches the cutoff; then they are refused.
  */
-export async function resolveDomain(chain: ChainReader, domain: FullDomain, pda: PdaPolicy = PDA_NOT_ALLOWED): Promise<Address> {
-  await assertTldOpen(chain, domain);
-  return resolveSnsName(chain, domain.name, pda);
-}
-
-/** Legacy `.sol` is refused once the chain reaches the cutoff slot; `.sns` is always open. */
 export async function assertTldOpen(chain: ChainReader, domain: FullDomain): Promise<void> {
   if (domain.tld === SOL_TLD && (await chain.isSolCutoffReached())) {
     throw new SnsError("UNSUPPORTED_TLD", ".sol resolution is paused at the cutoff slot");

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseFullDomain } from "../../src/sns/domain.js";
+import type { Address } from "@solana/kit";
 import { SnsError } from "../../src/sns/errors.js";
+import { assertSameTarget } from "../../src/sns/resolve.js";
 
 function codeOf(raw: string): string {
   try {
@@ -43,5 +45,14 @@ describe("parseFullDomain", () => {
 
   it("treats .sol as the second registry suffix, not as a label", () => {
     expect(parseFullDomain("x.sol.sns")).toEqual({ tld: ".sns", name: "x.sol", labels: ["x", "sol"] });
+  });
+});
+
+describe("SRS cross-check (for /safe-resolve once SRS-backed .sol is enabled)", () => {
+  it("passes a common target through and refuses a disagreement with SRS_MISMATCH", () => {
+    const a = "Crf8hzfthWGbGbLTVCiqRqV5MVnbpHB1L9KQMd6gsinb" as Address;
+    const b = "HoFfFXqFHAC8RP3duuQNzag1ieUwJRBv1HtRNiWFq4Qu" as Address;
+    expect(assertSameTarget("bonfida", a, a)).toBe(a);
+    expect(() => assertSameTarget("bonfida", a, b)).toThrow(expect.objectContaining({ code: "SRS_MISMATCH" }));
   });
 });
