@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { loadConfig } from "./config.js";
 import { startGateway } from "./gateway.js";
 import { DEMO_FIXTURE_PATH, loadFixtureFile, startLocalnet } from "./localnet/index.js";
+import { Record } from "./sns/record-types.js";
 
 /**
  * `npm run demo`: the embedded localnet loaded with the demo fixture, and the
@@ -26,7 +27,8 @@ async function main(): Promise<void> {
     ["not found (404)", "/resolve/nobody.sns"],
     ["malformed record (422)", "/resolve/invalid-roa.sns"],
     ["one record, verified and decoded", "/record-v2/plain/email"],
-    ["several records in one call", "/records-v2/plain?records=url,email,ETH,A,CNAME,TXT"],
+    ["several records in one call", "/records-v2/profile?records=url,email,SOL,ETH,INJ,A,AAAA,CNAME,TXT,background"],
+    ["all 28 record types of one domain", `/records-v2/profile?records=${Object.values(Record).join(",")}`],
     ["record account key", "/record-key-v2/plain/url"],
     ["record types", "/types/record"],
     ["deprecated route (400)", "/record/plain/SOL"],
