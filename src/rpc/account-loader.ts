@@ -14,7 +14,7 @@ export interface AccountLoaderOptions {
   readonly maxInFlight: number;
   /** Longest a queued key waits for a free slot before it is sent anyway. */
   readonly windowMs: number;
-  /** Queued keys beyond this are refused rather than buffered without bound. */
+  /** Queued keys (and queued other calls) beyond this are refused rather than buffered without bound. */
   readonly maxQueuedKeys: number;
 }
 
@@ -70,6 +70,9 @@ export class AccountLoader {
 
   /** Any other call, sent with the next batch; its outcome is settled on its own. */
   enqueueCall(call: RpcCall): Promise<RpcOutcome> {
+    if (this.calls.length >= this.options.maxQueuedKeys) {
+      return Promise.resolve({ ok: false, error: new RpcError("network", "too many calls queued for this RPC endpoint") });
+    }
     const outcome = new Promise<RpcOutcome>((settle) => this.calls.push({ call, settle }));
     this.schedule();
     return outcome;
