@@ -3,22 +3,14 @@ import { cors } from "hono/cors";
 import type { AppDeps, AppEnv } from "./deps.js";
 import { fail, ok } from "./envelope.js";
 import { errorAnswer, errorCode } from "./error-table.js";
-import { deprecatedRoutes } from "./routes/deprecated.js";
+import { DEPRECATED_PATHS, deprecatedRoutes } from "./routes/deprecated.js";
 import { RECORD_PATHS, recordRoutes } from "./routes/records.js";
-import { resolveRoutes } from "./routes/resolve.js";
+import { RESOLVE_PATHS, resolveRoutes } from "./routes/resolve.js";
 
 /** Paths served with GET; any other method on them is 405 in the envelope. */
-const GET_PATHS = [
-  "/",
-  "/health",
-  "/resolve/:domain",
-  "/safe-resolve/:domain",
-  "/record/:domain/:record",
-  "/record-key/:domain/:record",
-  ...RECORD_PATHS,
-];
+const GET_PATHS = ["/", "/health", ...RESOLVE_PATHS, ...DEPRECATED_PATHS, ...RECORD_PATHS];
 
-export function createApp(deps: AppDeps, extraRoutes: Hono<AppEnv>[] = []): Hono<AppEnv> {
+export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use(async (c, next) => {
@@ -53,7 +45,6 @@ export function createApp(deps: AppDeps, extraRoutes: Hono<AppEnv>[] = []): Hono
   app.route("/", resolveRoutes(deps));
   app.route("/", deprecatedRoutes());
   app.route("/", recordRoutes(deps));
-  for (const routes of extraRoutes) app.route("/", routes);
 
   for (const path of GET_PATHS) {
     app.on(["POST", "PUT", "PATCH", "DELETE"], path, (c) => {

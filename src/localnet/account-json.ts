@@ -1,4 +1,4 @@
-import { getBase58Decoder } from "@solana/kit";
+import { encodeBase58 } from "../sns/bytes.js";
 import type { LedgerAccount } from "./ledger.js";
 import { type Config, isObject, optionalUnsigned, typeName } from "./params.js";
 import { ErrorCode, RpcError, badParams } from "./rpc-error.js";
@@ -24,7 +24,6 @@ export const RENT_EXEMPT_EPOCH = 18446744073709551615;
 
 const MAX_BASE58_BYTES = 128;
 const ENCODINGS: readonly AccountEncoding[] = ["binary", "base58", "base64", "base64+zstd", "jsonParsed"];
-const base58 = getBase58Decoder();
 const base64Cache = new WeakMap<LedgerAccount, string>();
 
 function parseDataSlice(value: unknown): DataSlice | undefined {
@@ -88,7 +87,7 @@ function encodeData(account: LedgerAccount, options: EncodingOptions): unknown {
         `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
       );
     }
-    const text = base58.decode(bytes);
+    const text = encodeBase58(bytes);
     return encoding === "binary" ? text : [text, "base58"];
   }
   // jsonParsed falls back to base64 for every account, as Agave does for

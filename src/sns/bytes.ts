@@ -4,12 +4,17 @@ import type { Address } from "@solana/kit";
 // @scure/base rather than kit's codecs at run time: several times faster on
 // 32-byte keys, and it spares loading all of kit's modules.
 
+/** Base58 text of any length to bytes; throws on characters outside the alphabet. */
+export const decodeBase58 = (text: string): Uint8Array => base58.decode(text);
+
+export const encodeBase58 = (bytes: Uint8Array): string => base58.encode(bytes);
+
 export function addressToBytes(address: Address | string): Uint8Array {
-  return base58.decode(address);
+  return decodeBase58(address);
 }
 
 export function bytesToAddress(bytes: Uint8Array): Address {
-  return base58.encode(bytes) as Address;
+  return encodeBase58(bytes) as Address;
 }
 
 /** Decodes base58 text to exactly 32 bytes, or returns null. Never throws. */

@@ -4,6 +4,8 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { hasRpcParam, rpcOverride } from "../rpc-param.js";
 
+export const RESOLVE_PATHS = ["/resolve/:domain", "/safe-resolve/:domain"] as const;
+
 /**
  * `/resolve/:domain` and `/safe-resolve/:domain`. They are the same route
  * while SRS-backed `.sol` resolution is disabled (as in the official SDK);
@@ -20,7 +22,6 @@ export function resolveRoutes(deps: AppDeps): Hono<AppEnv> {
     if (ttl > 0 && !hasRpcParam(c)) c.set("cacheControl", `public, max-age=${ttl}`);
     return ok(c, target);
   };
-  routes.get("/resolve/:domain", handle);
-  routes.get("/safe-resolve/:domain", handle);
+  for (const path of RESOLVE_PATHS) routes.get(path, handle);
   return routes;
 }

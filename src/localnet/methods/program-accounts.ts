@@ -1,8 +1,8 @@
-import { getBase58Encoder } from "@solana/kit";
 import { accountJson, encodingOptions } from "../account-json.js";
 import type { LedgerAccount } from "../ledger.js";
 import { type Config, configParam, contextSlot, isObject, optionalUnsigned, pubkeyParam, typeName } from "../params.js";
 import { badParams, invalidParams } from "../rpc-error.js";
+import { decodeBase58 } from "../../sns/bytes.js";
 import { TOKEN_ACCOUNT_LEN } from "../../sns/constants.js";
 import { isTokenProgram } from "../token-index.js";
 import { type MethodHandler, withContext } from "./context.js";
@@ -11,7 +11,6 @@ const MAX_FILTERS = 4;
 const MAX_FILTER_BYTES = 128;
 const MAX_BASE58_CHARS = 175;
 const MAX_BASE64_CHARS = 172;
-const base58ToBytes = getBase58Encoder();
 
 type Filter = (account: LedgerAccount) => boolean;
 
@@ -19,7 +18,7 @@ function decodeFilterBytes(text: string, encoding: unknown): Uint8Array {
   if (encoding === undefined || encoding === null || encoding === "base58") {
     if (text.length > MAX_BASE58_CHARS) throw invalidParams("Invalid param: Base58DataTooLarge");
     try {
-      return base58ToBytes.encode(text) as Uint8Array;
+      return decodeBase58(text);
     } catch {
       throw invalidParams("Invalid param: DecodeError(InvalidCharacter)");
     }
