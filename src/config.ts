@@ -49,6 +49,34 @@ const rpcUrl = z
     return text;
   });
 
+const hostList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const hosts = (value ?? "")
+      .split(",")
+      .map((host) => host.trim().toLowerCase().replace(/\.$/, ""))
+      .filter((host) => host !== "");
+    if (hosts.some((host) => !/^[a-z0-9.-]+$/.test(host))) {
+      ctx.addIssue({ code: "custom", message: "must be a comma-separated list of host names" });
+      return z.NEVER;
+    }
+    return hosts.length > 0 ? new Set(hosts) : undefined;
+  });
+
+const headerName = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const name = value?.trim().toLowerCase() ?? "";
+    if (name === "") return undefined;
+    if (!/^[a-z0-9-]+$/.test(name)) {
+      ctx.addIssue({ code: "custom", message: "must be an HTTP header name" });
+      return z.NEVER;
+    }
+    return name;
+  });
+
 const schema = z.object({
   PORT: intFrom(3000, 0, 65535),
   HOST: z.string().optional().transform((v) => v?.trim() || "0.0.0.0"),
@@ -62,6 +90,11 @@ const schema = z.object({
   BATCH_WINDOW_MS: intFrom(4, 0, 1000),
   RPC_MAX_IN_FLIGHT: intFrom(1, 1, 1024),
   SHUTDOWN_GRACE_MS: intFrom(10_000, 0, 600_000),
+  RPC_OVERRIDE: z.enum(["on", "off"]).optional().default("on"),
+  RPC_OVERRIDE_HOSTS: hostList,
+  RPC_OVERRIDE_RATE_LIMIT: intFrom(0, 0, 1_000_000),
+  CLIENT_IP_HEADER: headerName,
+  HEADERS_TIMEOUT_MS: intFrom(10_000, 1000, 120_000),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -79,6 +112,15 @@ export interface GatewayConfig {
   readonly batchWindowMs: number;
   readonly rpcMaxInFlight: number;
   readonly shutdownGraceMs: number;
+  readonly rpcOverride: boolean;
+  /** Host names an `rpc` override may name; undefined: any public host. */
+  readonly rpcOverrideHosts: ReadonlySet<string> | undefined;
+  /** Override requests per minute per client IP; 0: unlimited. */
+  readonly rpcOverrideRateLimit: number;
+  /** Header carrying the client IP (set by a trusted proxy); undefined: the socket's address. */
+  readonly clientIpHeader: string | undefined;
+  /** Time a client has to send a request's headers (and twice that for the whole request). */
+  readonly headersTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -106,5 +148,10 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     batchWindowMs: e.BATCH_WINDOW_MS,
     rpcMaxInFlight: e.RPC_MAX_IN_FLIGHT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    rpcOverride: e.RPC_OVERRIDE === "on",
+    rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
+    rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
+    clientIpHeader: e.CLIENT_IP_HEADER,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
   };
 }

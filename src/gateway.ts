@@ -1,10 +1,25 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { serve } from "@hono/node-server";
 import { type Logger, pino } from "pino";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
-import { RpcEndpoints } from "./rpc/endpoints.js";
+import { createDrainableServer } from "./http/node-listener.js";
+import { type AnswerMemory, RpcEndpoints } from "./rpc/endpoints.js";
+
+const MiB = 1024 * 1024;
+
+/**
+ * Memory for RPC answers: sized so that the worst burst (every pool full,
+ * each byte held as raw text and as parsed value) fits the 96 MB heap that
+ * `npm start` gives V8, next to the caches.
+ */
+export const ANSWER_MEMORY: AnswerMemory = {
+  trustedAnswerBytes: 16 * MiB,
+  trustedInFlightBytes: 24 * MiB,
+  overrideAnswerBytes: 8 * MiB,
+  overridesInFlightBytes: 12 * MiB,
+  bytesPerAccount: 1 * MiB,
+};
 import { Resolver } from "./service/resolver.js";
 
 export interface Gateway {
@@ -19,8 +34,12 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
   const endpoints = new RpcEndpoints({
     rpcUrl: config.rpcUrl,
     timeoutMs: config.rpcTimeoutMs,
-    maxResponseBytes: 16 * 1024 * 1024,
-    allowPrivateOverride: config.allowPrivateRpcOverride,
+    memory: ANSWER_MEMORY,
+    override: {
+      enabled: config.rpcOverride,
+      allowedHosts: config.rpcOverrideHosts,
+      allowPrivate: config.allowPrivateRpcOverride,
+    },
     maxOverrideEndpoints: 256,
     loader: {
       commitment: "processed",
@@ -37,7 +56,14 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
     cacheMaxEntries: 50_000,
     maxCoalesced: 100_000,
   });
-  const app = createApp({ endpoints, resolver, logger, cacheTtlSeconds: config.cacheTtlSeconds });
+  const app = createApp({
+    endpoints,
+    resolver,
+    logger,
+    cacheTtlSeconds: config.cacheTtlSeconds,
+    overrideRateLimit: config.rpcOverrideRateLimit,
+    clientIpHeader: config.clientIpHeader,
+  });
   return { app, logger, dispose: () => endpoints.close() };
 }
 
@@ -51,9 +77,18 @@ export interface RunningGateway {
 
 export async function startGateway(config: GatewayConfig, logger?: Logger): Promise<RunningGateway> {
   const gateway = createGateway(config, logger);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: gateway.app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
-    (s as Server).once("error", reject);
+  const drainable = createDrainableServer({
+    fetch: gateway.app.fetch,
+    logger: gateway.logger,
+    headersTimeoutMs: config.headersTimeoutMs,
+  });
+  const { server } = drainable;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
@@ -63,21 +98,8 @@ export async function startGateway(config: GatewayConfig, logger?: Logger): Prom
     server,
     gateway,
     close() {
-      closing ??= drain(server, config.shutdownGraceMs).then(() => gateway.dispose());
+      closing ??= drainable.drain(config.shutdownGraceMs).then(() => gateway.dispose());
       return closing;
     },
   };
-}
-
-function drain(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), graceMs);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    // Idle keep-alive sockets would otherwise hold close() open.
-    server.closeIdleConnections();
-  });
 }

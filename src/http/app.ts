@@ -1,14 +1,13 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
+import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppDeps, AppEnv } from "./deps.js";
 import { fail, ok } from "./envelope.js";
 import { errorAnswer, errorCode } from "./error-table.js";
-import { DEPRECATED_PATHS, deprecatedRoutes } from "./routes/deprecated.js";
-import { RECORD_PATHS, recordRoutes } from "./routes/records.js";
-import { RESOLVE_PATHS, resolveRoutes } from "./routes/resolve.js";
-
-/** Paths served with GET; any other method on them is 405 in the envelope. */
-const GET_PATHS = ["/", "/health", ...RESOLVE_PATHS, ...DEPRECATED_PATHS, ...RECORD_PATHS];
+import { overrideRateLimit } from "./override-rate-limit.js";
+import { deprecatedRoutes } from "./routes/deprecated.js";
+import { recordRoutes } from "./routes/records.js";
+import { resolveRoutes } from "./routes/resolve.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -40,18 +39,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.res.headers.set("Cache-Control", chosen ?? "no-store");
   });
 
+  // Any method but GET, HEAD and OPTIONS on a known path, however exotic (QUERY, TRACE, PROPFIND…).
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c) => {
+        c.header("Allow", "GET, HEAD, OPTIONS");
+        return fail(c, 405, "Method not allowed");
+      },
+    }),
+  );
+
+  if (deps.overrideRateLimit > 0) app.use(overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader));
+
   app.get("/", (c) => ok(c, "SNS resolution gateway: see /health, /resolve/:domain"));
   app.get("/health", (c) => ok(c, "ok"));
   app.route("/", resolveRoutes(deps));
   app.route("/", deprecatedRoutes());
   app.route("/", recordRoutes(deps));
-
-  for (const path of GET_PATHS) {
-    app.on(["POST", "PUT", "PATCH", "DELETE"], path, (c) => {
-      c.header("Allow", "GET, HEAD, OPTIONS");
-      return fail(c, 405, "Method not allowed");
-    });
-  }
 
   app.notFound((c) => fail(c, 404, "Not found"));
 

@@ -9,6 +9,10 @@ export interface AppDeps {
   readonly logger: Logger;
   /** max-age of cacheable record routes (CACHE_TTL_SECONDS). */
   readonly cacheTtlSeconds: number;
+  /** Requests with `rpc` per minute per client IP; 0: unlimited. */
+  readonly overrideRateLimit: number;
+  /** Header a trusted proxy sets with the client IP; undefined: the socket's peer. */
+  readonly clientIpHeader: string | undefined;
 }
 
 export interface AppEnv {

@@ -7,3 +7,10 @@ export const ok = (c: Context, result: unknown, status: ContentfulStatusCode = 2
 
 export const fail = (c: Context, status: ContentfulStatusCode, message: string) =>
   c.json({ s: "error", result: message }, status);
+
+/** Headers of an error answer written outside the app (adapter and parser failures). */
+export const ENVELOPE_HEADERS = {
+  "Content-Type": "application/json",
+  "Access-Control-Allow-Origin": "*",
+  "Cache-Control": "no-store",
+} as const;

@@ -2,6 +2,7 @@ import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/accounts.js";
 import type { ChainReader, TokenAmountEntry } from "../sns/chain.js";
 import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
+import type { AnswerSizing } from "./answer-shape.js";
 import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
 import { JsonRpcClient } from "./json-rpc.js";
 import { parseTokenLargestAccounts } from "./results.js";
@@ -18,8 +19,9 @@ export class RpcEndpoint implements ChainReader {
   constructor(
     transport: RpcTransport,
     private readonly options: AccountLoaderOptions,
+    sizing?: AnswerSizing,
   ) {
-    this.client = new JsonRpcClient(transport);
+    this.client = new JsonRpcClient(transport, sizing);
     this.accounts = new AccountLoader(this.client, options);
     this.cutoff = new SolCutoffGate(this.client);
   }

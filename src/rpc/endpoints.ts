@@ -2,16 +2,40 @@ import { LRUCache } from "lru-cache";
 import type { Dispatcher } from "undici";
 import type { AccountLoaderOptions } from "./account-loader.js";
 import { type RpcUrlPolicy, checkRpcOverride } from "./address-policy.js";
+import { ByteBudget } from "./byte-budget.js";
 import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
 import { createHttpTransport, createPublicOnlyDispatcher, createTrustedDispatcher } from "./transport.js";
+
+/** How much memory RPC answers may take, and where it is shared. */
+export interface AnswerMemory {
+  /** Largest single answer from `RPC_URL`. */
+  readonly trustedAnswerBytes: number;
+  /** Bytes of answers from `RPC_URL` held at once. */
+  readonly trustedInFlightBytes: number;
+  /** Largest single answer from an `rpc` override, and what one override endpoint may hold at once. */
+  readonly overrideAnswerBytes: number;
+  /** Bytes of answers held at once by all override endpoints together. */
+  readonly overridesInFlightBytes: number;
+  /** Encoded bytes allowed per account in a getMultipleAccounts answer. */
+  readonly bytesPerAccount: number;
+}
+
+export interface OverridePolicy {
+  /** `RPC_OVERRIDE=off` refuses every `rpc` parameter. */
+  readonly enabled: boolean;
+  /** When set, only these host names may be named by `rpc` (after the address policy). */
+  readonly allowedHosts: ReadonlySet<string> | undefined;
+  /** `ALLOW_PRIVATE_RPC_OVERRIDE`: lifts the address policy (local testing). */
+  readonly allowPrivate: boolean;
+}
 
 export interface EndpointsConfig {
   /** Operator-configured endpoint, trusted. */
   readonly rpcUrl: string | undefined;
   readonly timeoutMs: number;
-  readonly maxResponseBytes: number;
-  readonly allowPrivateOverride: boolean;
+  readonly memory: AnswerMemory;
+  readonly override: OverridePolicy;
   readonly loader: AccountLoaderOptions;
   /** Distinct `rpc` override endpoints kept warm; least recently used are dropped. */
   readonly maxOverrideEndpoints: number;
@@ -19,7 +43,9 @@ export interface EndpointsConfig {
 
 /**
  * Chooses the endpoint for a request: the `rpc` override when given (after
- * the address policy), else `RPC_URL`. Endpoint state is kept per URL.
+ * the override policy), else `RPC_URL`. Endpoint state is kept per URL.
+ * Answer memory is budgeted in two pools under one process-wide budget, so
+ * override endpoints, however abusive, cannot take what `RPC_URL` needs.
  */
 export class RpcEndpoints {
   private readonly trusted: Dispatcher = createTrustedDispatcher();
@@ -27,12 +53,25 @@ export class RpcEndpoints {
   private readonly defaultEndpoint: RpcEndpoint | undefined;
   private readonly overrides: LRUCache<string, RpcEndpoint>;
   private readonly policy: RpcUrlPolicy;
+  private readonly trustedPool: ByteBudget;
+  private readonly overridePool: ByteBudget;
 
   constructor(private readonly config: EndpointsConfig) {
-    this.policy = { allowPrivate: config.allowPrivateOverride };
-    this.publicOnly = config.allowPrivateOverride ? this.trusted : createPublicOnlyDispatcher();
+    const { memory, override } = config;
+    this.policy = { allowPrivate: override.allowPrivate };
+    this.publicOnly = override.allowPrivate ? this.trusted : createPublicOnlyDispatcher();
     this.overrides = new LRUCache({ max: config.maxOverrideEndpoints });
-    if (config.rpcUrl) this.defaultEndpoint = this.create(new URL(config.rpcUrl).href, this.trusted);
+    const whole = new ByteBudget(memory.trustedInFlightBytes + memory.overridesInFlightBytes);
+    this.trustedPool = new ByteBudget(memory.trustedInFlightBytes, whole);
+    this.overridePool = new ByteBudget(memory.overridesInFlightBytes, whole);
+    if (config.rpcUrl) {
+      this.defaultEndpoint = this.create(new URL(config.rpcUrl).href, this.trusted, this.trustedPool, memory.trustedAnswerBytes);
+    }
+  }
+
+  /** Bytes of RPC answers held right now, all endpoints together. */
+  get answerBytesInFlight(): number {
+    return this.trustedPool.inUse + this.overridePool.inUse;
   }
 
   /** @throws RpcEndpointRefusedError, RpcNotConfiguredError */
@@ -41,13 +80,20 @@ export class RpcEndpoints {
       if (!this.defaultEndpoint) throw new RpcNotConfiguredError();
       return this.defaultEndpoint;
     }
+    const { enabled, allowedHosts } = this.config.override;
+    if (!enabled) throw new RpcEndpointRefusedError("rpc overrides are turned off");
     const url = checkRpcOverride(override, this.policy);
     if (!url) throw new RpcEndpointRefusedError("rpc override refused by policy");
+    if (allowedHosts && !allowedHosts.has(url.hostname.toLowerCase().replace(/\.$/, ""))) {
+      throw new RpcEndpointRefusedError("rpc override host is not on the allow-list");
+    }
     const key = url.href;
     if (this.defaultEndpoint && key === this.defaultEndpoint.url) return this.defaultEndpoint;
     let endpoint = this.overrides.get(key);
     if (!endpoint) {
-      endpoint = this.create(key, this.publicOnly);
+      const { overrideAnswerBytes } = this.config.memory;
+      const own = new ByteBudget(overrideAnswerBytes, this.overridePool);
+      endpoint = this.create(key, this.publicOnly, own, overrideAnswerBytes);
       this.overrides.set(key, endpoint);
     }
     return endpoint;
@@ -57,12 +103,9 @@ export class RpcEndpoints {
     await Promise.allSettled([this.trusted.close(), this.publicOnly.close()]);
   }
 
-  private create(url: string, dispatcher: Dispatcher): RpcEndpoint {
-    const transport = createHttpTransport(url, {
-      dispatcher,
-      timeoutMs: this.config.timeoutMs,
-      maxResponseBytes: this.config.maxResponseBytes,
-    });
-    return new RpcEndpoint(transport, this.config.loader);
+  private create(url: string, dispatcher: Dispatcher, budget: ByteBudget, maxResponseBytes: number): RpcEndpoint {
+    const transport = createHttpTransport(url, { dispatcher, timeoutMs: this.config.timeoutMs, maxResponseBytes, budget });
+    const sizing = { bytesPerAccount: this.config.memory.bytesPerAccount, maxAnswerBytes: maxResponseBytes };
+    return new RpcEndpoint(transport, this.config.loader, sizing);
   }
 }

@@ -9,7 +9,8 @@ export type RpcFailureKind =
   | "invalid-response" // not JSON, not JSON-RPC, or a result of the wrong shape
   | "network" // refused, reset, DNS failure, TLS failure
   | "timeout" // no complete answer within the deadline
-  | "too-large"; // response body over the size limit
+  | "too-large" // answer over its size or structure limits
+  | "overloaded"; // answers in flight already fill the memory budget: refused at once, not queued
 
 export class RpcError extends Error {
   override readonly name = "RpcError";
@@ -22,13 +23,36 @@ export class RpcError extends Error {
   }
 }
 
+/** Longest piece of an RPC-supplied text kept in an error (and so in a log line). */
+export const MAX_QUOTED_CHARS = 200;
+
+/**
+ * A bounded, printable excerpt of what a remote server said. Error texts
+ * come from whichever endpoint a request named, so they are never kept
+ * whole: a 12 MB message must not reach the log or stay in memory.
+ */
+export function quote(value: unknown): string {
+  let text: string;
+  if (typeof value === "string") text = value.slice(0, MAX_QUOTED_CHARS + 1);
+  else if (typeof value === "number" || typeof value === "boolean" || value === null) text = String(value);
+  else if (Array.isArray(value)) text = `[array of ${value.length}]`;
+  else if (typeof value === "object") text = "[object]";
+  else text = typeof value;
+  text = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+  return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
+}
+
 export class JsonRpcError extends RpcError {
+  /** An excerpt of the error's `data`, if it had one. */
+  readonly data: string | undefined;
+
   constructor(
     readonly code: number,
-    message: string,
-    readonly data?: unknown,
+    message: unknown,
+    data?: unknown,
   ) {
-    super("jsonrpc", `JSON-RPC error ${code}: ${message}`);
+    super("jsonrpc", `JSON-RPC error ${code}: ${quote(message ?? "")}`);
+    this.data = data === undefined ? undefined : quote(data);
   }
 }
 

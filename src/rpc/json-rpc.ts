@@ -1,3 +1,4 @@
+import { type AnswerSizing, limitsFor } from "./answer-shape.js";
 import { JsonRpcError, RpcError } from "./errors.js";
 import type { RpcTransport } from "./transport.js";
 
@@ -19,7 +20,7 @@ function outcomeOf(envelope: unknown): RpcOutcome {
   const { error } = envelope;
   if (error !== undefined) {
     if (!isObject(error) || typeof error.code !== "number") return { ok: false, error: invalid("bad error object") };
-    return { ok: false, error: new JsonRpcError(error.code, String(error.message ?? ""), error.data) };
+    return { ok: false, error: new JsonRpcError(error.code, error.message, error.data) };
   }
   if (!("result" in envelope)) return { ok: false, error: invalid("no result") };
   return { ok: true, result: envelope.result };
@@ -29,11 +30,15 @@ function outcomeOf(envelope: unknown): RpcOutcome {
 export class JsonRpcClient {
   private nextId = 1;
 
-  constructor(readonly transport: RpcTransport) {}
+  constructor(
+    readonly transport: RpcTransport,
+    private readonly sizing: AnswerSizing = { bytesPerAccount: 1 << 20, maxAnswerBytes: transport.maxResponseBytes },
+  ) {}
 
   async call(method: string, params: readonly unknown[]): Promise<unknown> {
     const id = this.nextId++;
-    const answer = await this.transport.post(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
+    const answer = await this.transport.post(body, limitsFor([{ method, params }], this.sizing));
     if (isObject(answer) && answer.id !== id && answer.id !== null) throw invalid("id mismatch");
     const outcome = outcomeOf(answer);
     if (!outcome.ok) throw outcome.error;
@@ -52,7 +57,7 @@ export class JsonRpcClient {
     const firstId = this.nextId;
     this.nextId += calls.length;
     const body = calls.map((call, i) => ({ jsonrpc: "2.0", id: firstId + i, method: call.method, params: call.params }));
-    const answer = await this.transport.post(JSON.stringify(body));
+    const answer = await this.transport.post(JSON.stringify(body), limitsFor(calls, this.sizing));
     if (!Array.isArray(answer)) {
       // A node may answer a whole batch with one error object (e.g. rate limits).
       const outcome = outcomeOf(answer);

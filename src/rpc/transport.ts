@@ -1,18 +1,25 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from "node:dns";
 import { Agent, type Dispatcher, request } from "undici";
 import { isNonPublicAddress } from "./address-policy.js";
+import { type AnswerLimits, AnswerShapeGuard } from "./answer-shape.js";
+import type { ByteBudget } from "./byte-budget.js";
 import { RpcEndpointRefusedError, RpcError } from "./errors.js";
 
 export interface TransportOptions {
   readonly timeoutMs: number;
+  /** Ceiling for one answer whatever the request; `post` callers may ask for less. */
   readonly maxResponseBytes: number;
   readonly dispatcher: Dispatcher;
+  /** Bytes of answers this endpoint may hold at once (shared with its pool and the process). */
+  readonly budget: ByteBudget;
 }
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
 export interface RpcTransport {
   readonly url: string;
-  post(body: string): Promise<unknown>;
+  readonly maxResponseBytes: number;
+  /** `limits` bound the answer's size and structure before it is parsed. */
+  post(body: string, limits?: AnswerLimits): Promise<unknown>;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -50,22 +57,50 @@ function refusalIn(error: unknown): RpcEndpointRefusedError | null {
   return null;
 }
 
-async function readLimited(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
+const overBudget = () => new RpcError("overloaded", "RPC answers in flight exceed the memory budget");
+
+/**
+ * Reads and parses an answer within its limits. Bytes count against the
+ * budget from the first chunk until parsing is done: the raw text and the
+ * parsed value are what a burst of large answers would pile up.
+ */
+async function readJson(body: AsyncIterable<Buffer>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
+  const guard = new AnswerShapeGuard(limits);
   const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    total += chunk.length;
-    if (total > maxBytes) throw new RpcError("too-large", `RPC response exceeds ${maxBytes} bytes`);
-    chunks.push(chunk);
+  let held = 0;
+  try {
+    for await (const chunk of body) {
+      guard.feed(chunk);
+      if (!budget.tryTake(chunk.length)) throw overBudget();
+      held += chunk.length;
+      chunks.push(chunk);
+    }
+    const text = Buffer.concat(chunks, held).toString("utf8");
+    chunks.length = 0;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new RpcError("invalid-response", "RPC answer is not JSON");
+    }
+  } finally {
+    budget.release(held);
   }
-  return Buffer.concat(chunks, total).toString("utf8");
+}
+
+function declaredLength(headers: Record<string, string | string[] | undefined>): number | undefined {
+  const value = headers["content-length"];
+  const length = typeof value === "string" ? Number(value) : NaN;
+  return Number.isSafeInteger(length) ? length : undefined;
 }
 
 export function createHttpTransport(url: string, options: TransportOptions): RpcTransport {
-  const { timeoutMs, maxResponseBytes, dispatcher } = options;
+  const { timeoutMs, maxResponseBytes, dispatcher, budget } = options;
+  const ceiling: AnswerLimits = { maxBytes: maxResponseBytes, maxTokens: 1_000_000, maxDepth: 16 };
   return {
     url,
-    async post(body) {
+    maxResponseBytes,
+    async post(body, limits = ceiling) {
+      const effective = limits.maxBytes > maxResponseBytes ? { ...limits, maxBytes: maxResponseBytes } : limits;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
       try {
@@ -80,12 +115,12 @@ export function createHttpTransport(url: string, options: TransportOptions): Rpc
           await response.body.dump().catch(() => undefined);
           throw new RpcError("http-status", `RPC answered HTTP ${response.statusCode}`);
         }
-        const text = await readLimited(response.body, maxResponseBytes);
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          throw new RpcError("invalid-response", "RPC answer is not JSON");
+        const length = declaredLength(response.headers);
+        if (length !== undefined && length > effective.maxBytes) {
+          controller.abort();
+          throw new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${effective.maxBytes}`);
         }
+        return await readJson(response.body, effective, budget);
       } catch (error) {
         if (error instanceof RpcError) throw error;
         const refusal = refusalIn(error);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
 import { createHttpTransport, createPublicOnlyDispatcher, publicOnlyLookup } from "../../src/rpc/transport.js";
 import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
@@ -21,7 +22,12 @@ describe("public-only connections", () => {
     const dispatcher = createPublicOnlyDispatcher();
     const port = new URL(localnet.url).port;
     // Bypasses the URL rules on purpose: the connect-time guard must hold on its own.
-    const transport = createHttpTransport(`http://localhost:${port}`, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1 << 20 });
+    const transport = createHttpTransport(`http://localhost:${port}`, {
+      dispatcher,
+      timeoutMs: 2000,
+      maxResponseBytes: 1 << 20,
+      budget: new ByteBudget(1 << 24),
+    });
     localnet.resetStats();
     await expect(transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).rejects.toBeInstanceOf(RpcEndpointRefusedError);
     expect(localnet.stats.httpRequests).toBe(0);
@@ -32,10 +38,32 @@ describe("public-only connections", () => {
     const { Agent } = await import("undici");
     const dispatcher = new Agent();
     localnet.setFault({ kind: "garbage", body: "x".repeat(4096) });
-    const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1024 });
+    const budget = new ByteBudget(1 << 24);
+    const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1024, budget });
     const failure = await transport.post("{}").catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RpcError);
     expect((failure as RpcError).kind).toBe("too-large");
+    expect(budget.inUse).toBe(0);
+    localnet.setFault(null);
+    await dispatcher.close();
+  });
+
+  it("refuses an answer that does not fit the memory budget, and gives the budget back", async () => {
+    const { Agent } = await import("undici");
+    const dispatcher = new Agent();
+    localnet.setFault({ kind: "garbage", body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: "y".repeat(8192) }) });
+    const budget = new ByteBudget(4096);
+    const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1 << 20, budget });
+    const failure = await transport.post("{}").catch((error: unknown) => error);
+    expect((failure as RpcError).kind).toBe("overloaded");
+    expect(budget.inUse).toBe(0);
+    const roomy = createHttpTransport(localnet.url, {
+      dispatcher,
+      timeoutMs: 2000,
+      maxResponseBytes: 1 << 20,
+      budget: new ByteBudget(1 << 20),
+    });
+    await expect(roomy.post("{}")).resolves.toMatchObject({ result: "y".repeat(8192) });
     localnet.setFault(null);
     await dispatcher.close();
   });

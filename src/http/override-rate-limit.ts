@@ -1,0 +1,36 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context, MiddlewareHandler } from "hono";
+import { rateLimiter } from "hono-rate-limiter";
+import type { AppEnv } from "./deps.js";
+import { fail } from "./envelope.js";
+import { hasRpcParam } from "./rpc-param.js";
+
+/**
+ * The client's address: the socket's peer, or — only when an operator names
+ * a header set by its own proxy — the last hop that proxy appended. Other
+ * headers are client-controlled and would let anyone pick their own bucket.
+ */
+function clientIp(c: Context, header: string | undefined): string {
+  if (header) {
+    const hops = (c.req.header(header) ?? "").split(",");
+    const last = hops[hops.length - 1]?.trim();
+    if (last) return last;
+  }
+  return getConnInfo(c).remote.address ?? "unknown";
+}
+
+/**
+ * Requests naming their own RPC endpoint make this server fetch from a
+ * third party; each client IP gets `perMinute` of them. Requests without
+ * `rpc` are never counted.
+ */
+export function overrideRateLimit(perMinute: number, clientIpHeader: string | undefined): MiddlewareHandler<AppEnv> {
+  return rateLimiter<AppEnv>({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: "draft-6",
+    keyGenerator: (c) => clientIp(c, clientIpHeader),
+    skip: (c) => !hasRpcParam(c),
+    handler: (c) => fail(c, 429, "Too many requests"),
+  });
+}
