@@ -15,9 +15,9 @@ const MiB = 1024 * 1024;
  */
 export const ANSWER_MEMORY: AnswerMemory = {
   trustedAnswerBytes: 16 * MiB,
-  trustedInFlightBytes: 24 * MiB,
-  overrideAnswerBytes: 8 * MiB,
-  overridesInFlightBytes: 12 * MiB,
+  trustedInFlightBytes: 16 * MiB,
+  overrideAnswerBytes: 4 * MiB,
+  overridesInFlightBytes: 8 * MiB,
   bytesPerAccount: 1 * MiB,
 };
 import { Resolver } from "./service/resolver.js";

@@ -60,6 +60,8 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
       requireHostHeader: false,
       headersTimeout: options.headersTimeoutMs,
       requestTimeout: options.headersTimeoutMs * 2,
+      // Node enforces both timeouts only when it checks, every 30 s by default.
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs),
     },
     listener,
   );

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
+import { rawExchange } from "../support/raw-http.js";
+import { type Stack, startStack } from "../support/stack.js";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH));
+});
+afterAll(() => stack.close());
+
+const envelope = (result: string) => JSON.stringify({ s: "error", result });
+
+describe("answers written below the app are in the envelope, with CORS", () => {
+  it.each([
+    ["no Host header", "GET /health HTTP/1.1\r\n\r\n", 400, "Bad request"],
+    ["a malformed Host header", "GET /health HTTP/1.1\r\nHost: exa mple\r\n\r\n", 400, "Bad request"],
+    ["request target *", "OPTIONS * HTTP/1.1\r\nHost: gateway\r\n\r\n", 400, "Bad request"],
+    ["a line that is not HTTP", "HELLO\r\n\r\n", 400, "Bad request"],
+    ["a bad header line", "GET /health HTTP/1.1\r\nHost: gateway\r\nBad Header\r\n\r\n", 400, "Bad request"],
+    ["headers over Node's limit", `GET /health HTTP/1.1\r\nHost: g\r\nX-Pad: ${"a".repeat(20_000)}\r\n\r\n`, 431, "Request headers too large"],
+  ])("%s", async (_, text, status, message) => {
+    const answer = await rawExchange(stack.gateway.url, text);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toBe(envelope(message));
+    expect(answer.headers["content-type"]).toBe("application/json");
+    expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    expect(answer.headers["cache-control"]).toBe("no-store");
+    expect(answer.headers.connection).toBe("close");
+  });
+});
+
+describe("slow clients", () => {
+  it("a socket that never finishes its headers gets 408 in the envelope after HEADERS_TIMEOUT_MS", async () => {
+    const slow = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { HEADERS_TIMEOUT_MS: "1000" });
+    try {
+      const answer = await rawExchange(slow.gateway.url, "GET /health HTTP/1.1\r\nHost: gateway\r\nX-Slow: 1\r\n", 10_000);
+      expect([answer.status, answer.body]).toEqual([408, envelope("Request timeout")]);
+      expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe("405 for every method but GET, HEAD and OPTIONS on known routes", () => {
+  const methods = ["POST", "PUT", "PATCH", "DELETE", "QUERY", "TRACE", "PROPFIND", "PROPPATCH", "LOCK", "UNLOCK", "MKCOL", "COPY", "MOVE", "SEARCH", "PURGE"];
+  const paths = ["/resolve/plain.sns", "/safe-resolve/plain.sns", "/record-v2/plain/email", "/records-v2/plain", "/record/a/b", "/types/record", "/health", "/"];
+  it.each(methods)("%s", async (method) => {
+    for (const path of paths) {
+      const answer = await rawExchange(
+        stack.gateway.url,
+        `${method} ${path} HTTP/1.1\r\nHost: gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
+      expect([path, answer.status, answer.body]).toEqual([path, 405, envelope("Method not allowed")]);
+      expect(answer.headers.allow).toBe("GET, HEAD, OPTIONS");
+      expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    }
+  });
+
+  it("unknown paths stay 404 whatever the method", async () => {
+    const answer = await rawExchange(stack.gateway.url, "PROPFIND /nowhere HTTP/1.1\r\nHost: g\r\nConnection: close\r\n\r\n");
+    expect([answer.status, answer.body]).toEqual([404, envelope("Not found")]);
+  });
+});

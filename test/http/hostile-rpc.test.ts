@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
+import { type ChildGateway, startChildGateway } from "../support/child-gateway.js";
+import { type HostileRpc, type HostileShape, startHostileRpc } from "../support/hostile-rpc.js";
+import { request } from "../support/stack.js";
+
+/**
+ * An attacker names their own server with `rpc` and answers with the worst
+ * shapes they can. The gateway runs as `npm start` runs it (compiled, 96 MB
+ * heap cap) in a child process whose peak RSS is read from the kernel.
+ */
+const RPC_TIMEOUT_MS = 2000;
+/** README, Security: "peak RSS under these attacks stays under 170 MB". */
+const RSS_BUDGET = 170 * 1024 * 1024;
+const MB = 1024 * 1024;
+
+let localnet: Localnet;
+let hostile: HostileRpc;
+let gateway: ChildGateway;
+const rows: string[] = [];
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+  hostile = await startHostileRpc();
+  gateway = await startChildGateway({
+    RPC_URL: localnet.url,
+    ALLOW_PRIVATE_RPC_OVERRIDE: "true",
+    RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+  });
+  for (let i = 0; i < 20; i++) await request(gateway.url, "/resolve/plain.sns");
+  rows.push(`warm: peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`);
+}, 120_000);
+
+afterAll(async () => {
+  console.log(`hostile RPC answers (child gateway, --max-old-space-size=96):\n  ${rows.join("\n  ")}`);
+  await gateway?.stop();
+  await hostile?.close();
+  await localnet?.close();
+});
+
+const bob = identity("bob").address;
+
+/** `count` requests through the hostile endpoint while one normal request uses RPC_URL. */
+async function attack(shape: HostileShape, count: number, tag: string = shape): Promise<void> {
+  const started = performance.now();
+  const attacks = Array.from({ length: count }, (_, i) =>
+    request(gateway.url, `/resolve/plain.sns?rpc=${encodeURIComponent(hostile.urlFor(shape, `${tag}-${i}`))}`),
+  );
+  const normal = request(gateway.url, "/resolve/plain.sns");
+  const answers = await Promise.all(attacks);
+  const ms = performance.now() - started;
+  const statuses = [...new Set(answers.map((answer) => answer.status))];
+  rows.push(`${shape} ×${count}: ${statuses.join("/")} in ${Math.round(ms)} ms, peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`);
+  for (const answer of answers) expect(answer.body).toEqual({ s: "error", result: "RPC unavailable" });
+  expect(statuses).toEqual([502]);
+  expect((await normal).body).toEqual({ s: "ok", result: bob });
+  // Bounded by the RPC deadline, with room for a loaded machine; not a performance assertion.
+  expect(ms).toBeLessThan(RPC_TIMEOUT_MS + 8000);
+  expect(gateway.process.exitCode).toBeNull();
+  expect(gateway.peakRss()).toBeLessThan(RSS_BUDGET);
+}
+
+describe("a hostile rpc endpoint cannot crash, flood or starve the gateway", () => {
+  it("15 MB of [[],[],…] is refused before it is parsed", () => attack("flat-arrays", 8));
+  it("4 MB of nested arrays is refused at the first level too deep", () => attack("deep-nesting", 8));
+  it("answers of 50 MB, 64 at once, are cut at the answer limit and the memory budget", () => attack("oversized", 64));
+  it("12 MB error messages are refused by size", () => attack("huge-error-12mb", 8));
+  it("a slow drip ends at the RPC deadline", () => attack("slow-drip", 4));
+  it("a wrong result shape is a 502", () => attack("wrong-shape", 1));
+
+  it("a large JSON-RPC error reaches the log as a short, printable excerpt", async () => {
+    const before = gateway.output().length;
+    await attack("huge-error", 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logged = gateway.output().slice(before);
+    rows.push(`huge-error: ${logged.length} bytes of log for ~2.6 MB of error text`);
+    expect(logged).toContain("FAKE LOG LINE");
+    expect(logged.length).toBeLessThan(8 * 1024);
+    expect(logged).not.toContain("\\u001b");
+  });
+
+  it("every attack again, all at once", async () => {
+    await Promise.all([
+      attack("flat-arrays", 4, "again"),
+      attack("deep-nesting", 4, "again"),
+      attack("oversized", 16, "again"),
+      attack("huge-error", 4, "again"),
+    ]);
+  });
+});

@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { compileProject } from "./compile.js";
+
+const OUT_DIR = fileURLToPath(new URL("../../node_modules/.cache/sns-gateway-test/", import.meta.url));
+const PROJECT = fileURLToPath(new URL("../../tsconfig.build.json", import.meta.url));
+
+let compiled: string | undefined;
+
+/** `src/` compiled once per test process, as `npm start` runs it. */
+export function compiledEntry(): string {
+  if (!compiled) {
+    const { diagnostics } = compileProject(PROJECT, OUT_DIR);
+    if (diagnostics) throw new Error(`tsc: ${diagnostics}`);
+    compiled = `${OUT_DIR}node.js`;
+  }
+  return compiled;
+}
+
+/** The heap cap `npm start` gives V8. */
+export const PRODUCTION_NODE_FLAGS = ["--max-old-space-size=96"];
+
+export interface ChildGateway {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Everything the process wrote to stdout so far (its log lines). */
+  readonly output: () => string;
+  /** Peak resident set size so far, in bytes (Linux /proc VmHWM). */
+  peakRss(): number;
+  exited(): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+function procStatusBytes(pid: number, field: string): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+  if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
+  return Number(match[1]) * 1024;
+}
+
+/** The gateway as a separate process with production flags, listening on an ephemeral loopback port. */
+export async function startChildGateway(env: Record<string, string>): Promise<ChildGateway> {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, compiledEntry()], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let errors = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const poll = setInterval(() => {
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match) {
+        clearInterval(poll);
+        resolve(match[1]!);
+      }
+    }, 20);
+    void exit.then((code) => {
+      clearInterval(poll);
+      reject(new Error(`gateway exited early (${code}): ${output}${errors}`));
+    });
+  });
+  return {
+    url,
+    process: child,
+    output: () => output,
+    peakRss: () => procStatusBytes(child.pid!, "VmHWM"),
+    exited: () => exit,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await exit;
+    },
+  };
+}
