@@ -14,7 +14,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel });
+  // Log lines are written asynchronously: a request never waits for stdout. While a write is
+  // pending, later lines are appended to one buffer, so under load they leave in few writes.
+  const destination = pino.destination({ dest: 1, sync: false });
+  const logger = pino({ level: config.logLevel }, destination);
   if (!config.rpcUrl) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
   const running = await startGateway(config, logger);
   logger.info({ url: running.url, rpc: config.rpcUrl ? new URL(config.rpcUrl).origin : null }, "listening");
@@ -24,10 +27,12 @@ async function main(): Promise<void> {
     running.close().then(
       () => {
         logger.info("stopped");
+        destination.flushSync();
         process.exit(0);
       },
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
+        destination.flushSync();
         process.exit(1);
       },
     );

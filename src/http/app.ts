@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { corsAnyOrigin } from "./cors.js";
 import type { AppDeps, AppEnv } from "./deps.js";
 import { fail, ok } from "./envelope.js";
 import { errorAnswer, errorCode } from "./error-table.js";
@@ -30,7 +30,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     );
   });
 
-  app.use(cors({ origin: "*" }));
+  app.use(corsAnyOrigin());
 
   app.use(async (c, next) => {
     await next();
