@@ -95,6 +95,7 @@ const schema = z.object({
   RPC_OVERRIDE_RATE_LIMIT: intFrom(0, 0, 1_000_000),
   CLIENT_IP_HEADER: headerName,
   HEADERS_TIMEOUT_MS: intFrom(10_000, 1000, 120_000),
+  NFT_HOLDER_TTL_MS: intFrom(0, 0, 60_000),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -121,6 +122,8 @@ export interface GatewayConfig {
   readonly clientIpHeader: string | undefined;
   /** Time a client has to send a request's headers (and twice that for the whole request). */
   readonly headersTimeoutMs: number;
+  /** How long a tokenized domain's NFT holder may be reused by /resolve; 0: looked up every time. */
+  readonly nftHolderTtlMs: number;
 }
 
 export class ConfigError extends Error {
@@ -153,5 +156,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
     clientIpHeader: e.CLIENT_IP_HEADER,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    nftHolderTtlMs: e.NFT_HOLDER_TTL_MS,
   };
 }

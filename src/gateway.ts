@@ -55,6 +55,7 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
     cacheTtlMs: config.resolveCacheTtlMs,
     cacheMaxEntries: 50_000,
     maxCoalesced: 100_000,
+    holderTtlMs: config.nftHolderTtlMs,
   });
   const app = createApp({
     endpoints,

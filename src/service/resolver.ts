@@ -12,6 +12,8 @@ export interface ResolverOptions {
   readonly cacheMaxEntries: number;
   /** Upper bound on distinct resolutions shared at once. */
   readonly maxCoalesced: number;
+  /** How long a tokenized domain's NFT holder may be reused; 0: never. */
+  readonly holderTtlMs: number;
 }
 
 type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: SnsError };
@@ -26,8 +28,11 @@ export class Resolver {
   /** Last holder token account of tokenized domains, per endpoint (see HolderHints). */
   private readonly holderAccounts = new LRUCache<string, Address>({ max: 10_000 });
   private readonly cache: LRUCache<string, Outcome> | undefined;
+  /** NFT holders of tokenized domains, per endpoint, for NFT_HOLDER_TTL_MS. */
+  private readonly holders: LRUCache<string, Address> | undefined;
 
   constructor(private readonly options: ResolverOptions) {
+    this.holders = options.holderTtlMs > 0 ? new LRUCache({ max: 10_000, ttl: options.holderTtlMs }) : undefined;
     this.cache =
       options.cacheTtlMs > 0
         ? new LRUCache({
@@ -51,10 +56,18 @@ export class Resolver {
 
   private hintsFor(url: string): HolderHints {
     const accounts = this.holderAccounts;
+    const holders = this.holders;
     return {
       get: (domainKey) => accounts.get(`${url} ${domainKey}`),
       set: (domainKey, tokenAccount) => accounts.set(`${url} ${domainKey}`, tokenAccount),
       delete: (domainKey) => accounts.delete(`${url} ${domainKey}`),
+      ...(holders && {
+        holders: {
+          get: (domainKey) => holders.get(`${url} ${domainKey}`),
+          set: (domainKey, holder) => holders.set(`${url} ${domainKey}`, holder),
+          delete: (domainKey) => holders.delete(`${url} ${domainKey}`),
+        },
+      }),
     };
   }
 

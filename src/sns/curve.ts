@@ -23,7 +23,12 @@ export function isOnCurve(publicKey: Uint8Array): boolean {
   return onCurve;
 }
 
-function decodesAsPoint(bytes: Uint8Array): boolean {
+/**
+ * `isOnCurve` without the memo, for bytes that will not be asked about again:
+ * PDA bump candidates are hashed once per derivation, and derivations have a
+ * memo of their own, so remembering candidates only evicts useful entries.
+ */
+export function decodesAsPoint(bytes: Uint8Array): boolean {
   try {
     ed25519.Point.fromBytes(bytes);
     return true;

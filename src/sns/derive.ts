@@ -13,7 +13,7 @@ import {
   SNS_ROOT_DOMAIN,
   SUBDOMAIN_PREFIX,
 } from "./constants.js";
-import { isOnCurve } from "./curve.js";
+import { decodesAsPoint } from "./curve.js";
 
 const PDA_MARKER = utf8.encode("ProgramDerivedAddress");
 const ZERO_KEY = new Uint8Array(32);
@@ -44,7 +44,7 @@ export function findProgramAddress(seeds: readonly Uint8Array[], programId: Addr
   for (let bump = 255; bump >= 0; bump--) {
     buffer[bumpOffset] = bump;
     const candidate = sha256(buffer);
-    if (!isOnCurve(candidate)) return bytesToAddress(candidate);
+    if (!decodesAsPoint(candidate)) return bytesToAddress(candidate);
   }
   throw new Error("no viable PDA bump");
 }

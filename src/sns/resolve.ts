@@ -55,6 +55,16 @@ export interface HolderHints {
   get(domainKey: Address): Address | undefined;
   set(domainKey: Address, tokenAccount: Address): void;
   delete(domainKey: Address): void;
+  /**
+   * A holder found within the operator's reuse window (NFT_HOLDER_TTL_MS).
+   * Used only while the same fetch shows the NFT record still active, so an
+   * unwrapped domain is seen at once; a transfer, within the window.
+   */
+  readonly holders?: {
+    get(domainKey: Address): Address | undefined;
+    set(domainKey: Address, holder: Address): void;
+    delete(domainKey: Address): void;
+  };
 }
 
 /**
@@ -68,7 +78,8 @@ export async function resolveSnsName(
   hints?: HolderHints,
 ): Promise<Address> {
   const keys = deriveResolutionKeys(name);
-  const guess = hints?.get(keys.domain);
+  const knownHolder = hints?.holders?.get(keys.domain);
+  const guess = knownHolder ? undefined : hints?.get(keys.domain);
   const largest = guess ? chain.getTokenLargestAccounts(deriveTokenizedMint(keys.domain)) : undefined;
   largest?.catch(() => undefined); // only awaited if the domain is still tokenized
   // One fetch, in this order, is everything the precedence can need.
@@ -79,14 +90,17 @@ export async function resolveSnsName(
   const registryOwner = decodeNameRegistryHeader(domainAccount.data).owner;
 
   if (nftRecord && decodeNftRecord(nftRecord.data).tag === NftRecordTag.ActiveRecord) {
+    if (knownHolder) return knownHolder;
     const prefetched: PrefetchedHolder | undefined =
       largest && guess ? { largest, guess: { address: guess, account: guessedAccount ?? null } } : undefined;
     const { holder, tokenAccount } = await lookupNftHolder(chain, keys.domain, prefetched);
     if (hints && tokenAccount) hints.set(keys.domain, tokenAccount);
     if (!holder) throw new SnsError("NFT_OWNER_NOT_FOUND", `no holder for tokenized ${name}`);
+    hints?.holders?.set(keys.domain, holder);
     return holder;
   }
   if (guess) hints?.delete(keys.domain);
+  if (knownHolder) hints?.holders?.delete(keys.domain);
 
   if (solV2) {
     const target = solRecordV2Target(solV2, registryOwner);

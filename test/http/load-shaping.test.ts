@@ -147,3 +147,58 @@ describe("tokenized domains seen before resolve in one round trip", () => {
     }
   });
 });
+
+describe("NFT_HOLDER_TTL_MS: a tokenized domain's holder reused for a bounded time", () => {
+  const TTL_MS = 400;
+  let stack: Stack;
+  const domain = deriveDomainKey("bonfida");
+  const mint = deriveTokenizedMint(domain);
+  const holderAccount = (wallet: string) => associatedTokenAddress(identity(wallet).address, mint);
+  const moveNft = (from: string, to: string) => {
+    const ledger = stack.localnet.ledger;
+    ledger.setAccount(holderAccount(from), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: identity(from).address, amount: 0n }) });
+    ledger.setAccount(holderAccount(to), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: identity(to).address, amount: 1n }) });
+  };
+  const resolveBonfida = async () => ((await stack.get("/resolve/bonfida.sns")).body as { result: string }).result;
+
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { NFT_HOLDER_TTL_MS: String(TTL_MS) });
+  });
+  afterAll(() => stack.close());
+
+  it("within the window, resolves with the account fetch alone", async () => {
+    expect(await resolveBonfida()).toBe(identity("carol").address);
+    stack.localnet.resetStats();
+    expect(await resolveBonfida()).toBe(identity("carol").address);
+    expect(stack.localnet.stats.methods).toEqual({ getMultipleAccounts: 1 });
+  });
+
+  it("follows a transfer once the window has passed, never later", async () => {
+    expect(await resolveBonfida()).toBe(identity("carol").address);
+    moveNft("carol", "dave");
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS + 50));
+    expect(await resolveBonfida()).toBe(identity("dave").address);
+    moveNft("dave", "carol");
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS + 50));
+    expect(await resolveBonfida()).toBe(identity("carol").address);
+  });
+
+  it("sees an unwrapped domain at once, whatever the window", async () => {
+    expect(await resolveBonfida()).toBe(identity("carol").address);
+    const nftRecordKey = deriveNftRecordKey(domain);
+    const ledger = stack.localnet.ledger;
+    const active = ledger.getAccount(nftRecordKey)!;
+    const inactive = active.data.slice();
+    inactive[0] = 3;
+    ledger.setAccount(nftRecordKey, { owner: active.owner, data: inactive });
+    try {
+      expect(await resolveBonfida()).toBe(identity("erin").address);
+    } finally {
+      ledger.setAccount(nftRecordKey, { owner: active.owner, data: active.data });
+    }
+    // Re-wrapped: the holder is looked up again, not taken from before the unwrap.
+    stack.localnet.resetStats();
+    expect(await resolveBonfida()).toBe(identity("carol").address);
+    expect(stack.localnet.stats.methods).toMatchObject({ getTokenLargestAccounts: 1 });
+  });
+});
