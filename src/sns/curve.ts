@@ -4,8 +4,10 @@ import { LRUCache } from "lru-cache";
 // Curve arithmetic in BigInt costs ~0.1 ms per point decode and ~2 ms per
 // signature check, while the answers are pure functions of the bytes: hot
 // names must not pay for them again. Keys are the raw bytes as latin1 text.
-const onCurveMemo = new LRUCache<string, boolean>({ max: 20_000 });
-const signatureMemo = new LRUCache<string, boolean>({ max: 10_000 });
+// Bounded by bytes: 96 for the cache's bookkeeping per entry plus the key.
+const sizeOfKey = (_: boolean, key: string) => key.length + 96;
+const onCurveMemo = new LRUCache<string, boolean>({ maxSize: 4 * 1024 * 1024, sizeCalculation: sizeOfKey });
+const signatureMemo = new LRUCache<string, boolean>({ maxSize: 4 * 1024 * 1024, sizeCalculation: sizeOfKey });
 
 const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 

@@ -26,8 +26,9 @@ export async function lookupNftHolder(
   chain: ChainReader,
   domainKey: Address,
   prefetched?: PrefetchedHolder,
+  mint: Address = deriveTokenizedMint(domainKey),
 ): Promise<NftHolderLookup> {
-  const largest = await (prefetched?.largest ?? chain.getTokenLargestAccounts(deriveTokenizedMint(domainKey)));
+  const largest = await (prefetched?.largest ?? chain.getTokenLargestAccounts(mint));
   const first = largest?.[0];
   if (!first) return { holder: null, tokenAccount: undefined };
   const account =

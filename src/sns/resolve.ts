@@ -4,7 +4,7 @@ import { addressToBytes, bytesEqual, bytesToAddress, toHex, utf8 } from "./bytes
 import type { ChainReader } from "./chain.js";
 import { NAME_REGISTRY_HEADER_LEN, SIGNATURE_LEN, SOL_TLD } from "./constants.js";
 import { isOnCurve, verifyEd25519 } from "./curve.js";
-import { deriveDomainKey, deriveNftRecordKey, deriveRecordV1Key, deriveRecordV2Key, deriveTokenizedMint } from "./derive.js";
+import { type ResolutionKeys, deriveResolutionKeys } from "./derive.js";
 import type { FullDomain } from "./domain.js";
 import { SnsError } from "./errors.js";
 import { type PrefetchedHolder, lookupNftHolder } from "./nft-holder.js";
@@ -18,22 +18,7 @@ export type PdaPolicy =
 
 export const PDA_NOT_ALLOWED: PdaPolicy = { kind: "none" };
 
-export interface ResolutionKeys {
-  readonly domain: Address;
-  readonly nftRecord: Address;
-  readonly solV1: Address;
-  readonly solV2: Address;
-}
-
-export function deriveResolutionKeys(name: string): ResolutionKeys {
-  const domain = deriveDomainKey(name);
-  return {
-    domain,
-    nftRecord: deriveNftRecordKey(domain),
-    solV1: deriveRecordV1Key(domain, "SOL"),
-    solV2: deriveRecordV2Key(domain, "SOL"),
-  };
-}
+export { type ResolutionKeys, deriveResolutionKeys };
 
 /**
  * Legacy `.sol` names resolve through the same name accounts as `.sns` until
@@ -80,7 +65,7 @@ export async function resolveSnsName(
   const keys = deriveResolutionKeys(name);
   const knownHolder = hints?.holders?.get(keys.domain);
   const guess = knownHolder ? undefined : hints?.get(keys.domain);
-  const largest = guess ? chain.getTokenLargestAccounts(deriveTokenizedMint(keys.domain)) : undefined;
+  const largest = guess ? chain.getTokenLargestAccounts(keys.mint) : undefined;
   largest?.catch(() => undefined); // only awaited if the domain is still tokenized
   // One fetch, in this order, is everything the precedence can need.
   const [nftRecord, solV1, solV2, domainAccount, guessedAccount] = await chain.getAccounts(
@@ -93,7 +78,7 @@ export async function resolveSnsName(
     if (knownHolder) return knownHolder;
     const prefetched: PrefetchedHolder | undefined =
       largest && guess ? { largest, guess: { address: guess, account: guessedAccount ?? null } } : undefined;
-    const { holder, tokenAccount } = await lookupNftHolder(chain, keys.domain, prefetched);
+    const { holder, tokenAccount } = await lookupNftHolder(chain, keys.domain, prefetched, keys.mint);
     if (hints && tokenAccount) hints.set(keys.domain, tokenAccount);
     if (!holder) throw new SnsError("NFT_OWNER_NOT_FOUND", `no holder for tokenized ${name}`);
     hints?.holders?.set(keys.domain, holder);

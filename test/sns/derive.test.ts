@@ -53,13 +53,28 @@ describe("key derivation vectors", () => {
     expect(deriveReverseKey(dex, bonfida)).toBe("6tAdEpjsrzHuRqJW3XMXEV7DFyCWW4giW6mW4bgvhcYV");
   });
 
-  it("bundles the four accounts resolution reads, in fetch order", () => {
-    expect(deriveResolutionKeys("bonfida")).toEqual({
+  it("bundles the accounts resolution reads, the same from its own memo as from the single derivations", () => {
+    const expected = {
       domain: "Crf8hzfthWGbGbLTVCiqRqV5MVnbpHB1L9KQMd6gsinb",
       nftRecord: "ET1ZtHQxL7oii4R4aMqvd2Rqf6cxwwbJZPHJNqSFLWZn",
       solV1: "5WCZ6uhXPXJ7UrzBvXBnE9biZykq1ezJ6JhYe6CHgA7d",
       solV2: "ETARvCjLwjyM6Jux1ndxuXuYEYy56Nf5uvU3abL1WyW6",
-    });
+      mint: deriveTokenizedMint(bonfida),
+    };
+    expect(deriveResolutionKeys("bonfida")).toEqual(expected);
+    expect(deriveResolutionKeys("bonfida")).toEqual(expected);
+    for (const name of ["dex.bonfida", "x", "0", "a.b"]) {
+      const domain = deriveDomainKey(name);
+      const single = {
+        domain,
+        nftRecord: deriveNftRecordKey(domain),
+        solV1: deriveRecordV1Key(domain, "SOL"),
+        solV2: deriveRecordV2Key(domain, "SOL"),
+        mint: deriveTokenizedMint(domain),
+      };
+      expect(deriveResolutionKeys(name)).toEqual(single);
+      expect(deriveResolutionKeys(name)).toEqual(single);
+    }
   });
 
   it("uses labels exactly as given (no lowercasing at this layer)", () => {
