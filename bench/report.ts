@@ -47,9 +47,16 @@ export interface SettingResult {
   readonly latencyMs: number;
   readonly connections: number;
   readonly cache: boolean;
+  /** The gateway's and the baseline's median-req/s rounds. */
   readonly runs: readonly ServerRun[];
+  readonly rounds?: { readonly gatewayRps: readonly number[]; readonly baselineRps: readonly number[] };
+  /** c / RTT: what one RPC round trip per request allows at this concurrency. */
+  readonly bound?: { readonly rttMs: number; readonly rps: number; readonly fraction: number };
   readonly ratio?: {
+    /** Median over rounds of gateway req/s ÷ baseline req/s of the same round; min and max. */
     readonly rps: number;
+    readonly rpsMin: number;
+    readonly rpsMax: number;
     readonly p99: number;
     readonly rpcPer1k: number;
     readonly cpuPerResolve: number;
@@ -94,9 +101,18 @@ export function formatTable(settings: readonly SettingResult[]): string {
         run.cpu.otherCores === null ? "n/a" : fmt(run.cpu.otherCores, 2),
       ]);
     }
+    if (setting.rounds) {
+      const { gatewayRps, baselineRps } = setting.rounds;
+      rows.push(["", "rounds", `${gatewayRps.join("/")} vs ${baselineRps.join("/")}`, "", "", "", "", "", "", "", "", "", "", ""]);
+    }
     if (setting.ratio) {
       const r = setting.ratio;
-      rows.push(["", "gw/base", `×${fmt(r.rps, 2)}`, "", `×${fmt(r.p99, 2)}`, `×${fmt(r.rpcPer1k, 3)}`, "", `×${fmt(r.cpuPerResolve, 2)}`, "", "", "", "", "", ""]);
+      const spread = r.rpsMin === r.rpsMax ? "" : ` (${fmt(r.rpsMin, 1)}–${fmt(r.rpsMax, 1)})`;
+      rows.push(["", "gw/base", `×${fmt(r.rps, 2)}${spread}`, "", `×${fmt(r.p99, 2)}`, `×${fmt(r.rpcPer1k, 3)}`, "", `×${fmt(r.cpuPerResolve, 2)}`, "", "", "", "", "", ""]);
+    }
+    if (setting.bound) {
+      const b = setting.bound;
+      rows.push(["", "c/RTT", `${fmt(b.rps)} (${fmt(b.fraction * 100, 0)}%)`, `RTT ${fmt(b.rttMs, 1)}`, "", "", "", "", "", "", "", "", "", ""]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
