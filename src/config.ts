@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PdaPolicy } from "./sns/resolve.js";
+import type { PdaPolicy } from "./sns/queries/resolve.js";
 import { tryDecodePublicKey } from "./sns/bytes.js";
 
 const flag = z

@@ -1,7 +1,9 @@
 import { bytesToAddress } from "../sns/bytes.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_ACCOUNT_LEN, TOKEN_PROGRAM_ID } from "../sns/constants.js";
 
-export const MINT_LEN = 82;
+import { MINT_LEN } from "../sns/constants.js";
+
+export { MINT_LEN };
 const ACCOUNT_TYPE_OFFSET = TOKEN_ACCOUNT_LEN;
 const ACCOUNT_TYPE_MINT = 1;
 const ACCOUNT_TYPE_ACCOUNT = 2;

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit";
-import type { AccountData } from "../sns/accounts.js";
+import type { AccountData } from "../sns/chain.js";
 import { RpcError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { parseMultipleAccounts } from "./results.js";

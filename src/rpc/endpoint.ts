@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit";
-import type { AccountData } from "../sns/accounts.js";
+import type { AccountData } from "../sns/chain.js";
 import type { ChainReader, TokenAmountEntry } from "../sns/chain.js";
 import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
 import type { AnswerSizing } from "./answer-shape.js";

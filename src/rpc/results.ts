@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit";
-import type { AccountData } from "../sns/accounts.js";
+import type { AccountData } from "../sns/chain.js";
 import type { TokenAmountEntry } from "../sns/chain.js";
 import { RpcError } from "./errors.js";
 

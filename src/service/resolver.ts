@@ -2,7 +2,7 @@ import type { Address } from "@solana/kit";
 import { LRUCache } from "lru-cache";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
-import { type HolderHints, type PdaPolicy, assertTldOpen, resolveSnsName } from "../sns/resolve.js";
+import { type HolderHints, type PdaPolicy, assertTldOpen, resolveSnsName } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 
 export interface ResolverOptions {

@@ -1,5 +1,10 @@
 import type { Address } from "@solana/kit";
-import type { AccountData } from "./accounts.js";
+
+/** Raw account as read from the chain: program owner and data bytes. */
+export interface AccountData {
+  readonly owner: Address;
+  readonly data: Uint8Array;
+}
 
 export interface TokenAmountEntry {
   readonly address: Address;

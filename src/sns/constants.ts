@@ -37,4 +37,5 @@ export const NAME_REGISTRY_HEADER_LEN = 96;
 export const RECORD_V2_HEADER_LEN = 8;
 export const NFT_RECORD_LEN = 98;
 export const TOKEN_ACCOUNT_LEN = 165;
+export const MINT_LEN = 82;
 export const SIGNATURE_LEN = 64;

@@ -2,7 +2,7 @@ import { SnsError } from "./errors.js";
 import { decodeRecordContent, hasContentCodec } from "./record-content.js";
 import type { RecordType } from "./record-types.js";
 import { verifyRecordV2 } from "./record-verify.js";
-import { type RecordV2Header, decodeRecordV2 } from "./records-v2.js";
+import { type RecordV2Header, decodeRecordV2 } from "./layouts/record-v2.js";
 
 /**
  * JSON body for one V2 record (§7.4). Keys are declared in upstream's

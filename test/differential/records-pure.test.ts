@@ -8,7 +8,7 @@ import { SnsError } from "../../src/sns/errors.js";
 import { decodeRecordContent, encodeRecordContent } from "../../src/sns/record-content.js";
 import { recordBatchItem, recordResponse } from "../../src/sns/record-response.js";
 import { RECORD_TYPES, type RecordType } from "../../src/sns/record-types.js";
-import { decodeRecordV2 } from "../../src/sns/records-v2.js";
+import { decodeRecordV2 } from "../../src/sns/layouts/record-v2.js";
 import { type Settled, type Tally, count, expectReached, settle, withContext } from "../support/differential.js";
 import { headerProblem, randomContent, randomRecordAccount, randomText } from "../support/record-gen.js";
 import { type Rng, createRng, seedFromEnv } from "../support/rng.js";

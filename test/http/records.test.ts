@@ -5,9 +5,9 @@ import { Ledger, buildDomainAccounts, identity } from "../../src/localnet/index.
 import { addressToBytes, utf8 } from "../../src/sns/bytes.js";
 import { GUARDIAN_KEY, NAME_PROGRAM_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey, deriveRecordV2Key } from "../../src/sns/derive.js";
-import { type RecordV2AccountFields, encodeRecordV2Account } from "../../src/sns/record-account.js";
+import { type RecordV2AccountFields, encodeRecordV2Account } from "../../src/sns/layouts/record-v2.js";
 import { RECORD_TYPES, Record } from "../../src/sns/record-types.js";
-import { Validation } from "../../src/sns/records-v2.js";
+import { Validation } from "../../src/sns/layouts/record-v2.js";
 import { type Answer, type Stack, request, startStack } from "../support/stack.js";
 
 const alice = identity("alice");

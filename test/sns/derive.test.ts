@@ -9,7 +9,7 @@ import {
   deriveTokenizedMint,
   hashName,
 } from "../../src/sns/derive.js";
-import { deriveResolutionKeys } from "../../src/sns/resolve.js";
+import { deriveResolutionKeys } from "../../src/sns/queries/resolve.js";
 
 // Vectors from PROTOCOL.md §2.4 (computed with the official SDK 3.0.26).
 describe("key derivation vectors", () => {

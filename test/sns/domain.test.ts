@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseFullDomain } from "../../src/sns/domain.js";
 import type { Address } from "@solana/kit";
 import { SnsError } from "../../src/sns/errors.js";
-import { assertSameTarget } from "../../src/sns/resolve.js";
+import { assertSameTarget } from "../../src/sns/queries/resolve.js";
 
 function codeOf(raw: string): string {
   try {

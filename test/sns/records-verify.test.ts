@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { addressToBytes, bytesToAddress, utf8 } from "../../src/sns/bytes.js";
 import { GUARDIAN_KEY } from "../../src/sns/constants.js";
-import { encodeRecordV2Account } from "../../src/sns/record-account.js";
+import { encodeRecordV2Account } from "../../src/sns/layouts/record-v2.js";
 import { encodeRecordContent } from "../../src/sns/record-content.js";
 import { recordBatchItem, recordResponse } from "../../src/sns/record-response.js";
 import { RECORD_TYPES, type RecordType } from "../../src/sns/record-types.js";
 import { verifyRecordV2 } from "../../src/sns/record-verify.js";
-import { Validation, decodeRecordV2 } from "../../src/sns/records-v2.js";
+import { Validation, decodeRecordV2 } from "../../src/sns/layouts/record-v2.js";
 import { expectCode } from "../support/expect-code.js";
 
 const key = (fill: number): Uint8Array => new Uint8Array(32).fill(fill);

@@ -586,11 +586,10 @@ interface V2Fields {
 
 function v2Data(b: Build, f: V2Fields): Uint8Array {
   return encodeRecordV2Account({
-    domainKey: b.keys.domain,
-    owner: b.owner.address,
-    recordClass: CENTRAL_STATE_SNS_RECORDS,
+    parent: addressToBytes(b.keys.domain),
+    owner: addressToBytes(b.owner.address),
     stalenessValidation: f.sv,
-    roaValidation: f.rv,
+    rightOfAssociationValidation: f.rv,
     stalenessId: f.stalenessId,
     roaId: f.roaId,
     content: f.content,

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { deriveDomainKey, deriveRecordV2Key } from "../../sns/derive.js";
 import { Record } from "../../sns/record-types.js";
-import { readRecordV2, readRecordsV2 } from "../../sns/records-read.js";
+import { readRecordV2, readRecordsV2 } from "../../sns/queries/records.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { domainParam, recordParam, recordsQuery } from "../record-params.js";

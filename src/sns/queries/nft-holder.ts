@@ -1,8 +1,9 @@
 import type { Address } from "@solana/kit";
-import { type AccountData, decodeTokenAccount } from "./accounts.js";
-import { bytesToAddress } from "./bytes.js";
-import type { ChainReader, TokenAmountEntry } from "./chain.js";
-import { deriveTokenizedMint } from "./derive.js";
+import { type AccountData } from "../chain.js";
+import { decodeTokenAccount } from "../layouts/token-account.js";
+import { bytesToAddress } from "../bytes.js";
+import type { ChainReader, TokenAmountEntry } from "../chain.js";
+import { deriveTokenizedMint } from "../derive.js";
 
 /** Reads already under way for this lookup, started alongside other fetches to save round trips. */
 export interface PrefetchedHolder {

@@ -1,14 +1,16 @@
 import type { Address } from "@solana/kit";
-import { type AccountData, NftRecordTag, decodeNameRegistryHeader, decodeNftRecord } from "./accounts.js";
-import { addressToBytes, bytesEqual, bytesToAddress, toHex, utf8 } from "./bytes.js";
-import type { ChainReader } from "./chain.js";
-import { NAME_REGISTRY_HEADER_LEN, SIGNATURE_LEN, SOL_TLD } from "./constants.js";
-import { isOnCurve, verifyEd25519 } from "./curve.js";
-import { type ResolutionKeys, deriveResolutionKeys } from "./derive.js";
-import type { FullDomain } from "./domain.js";
-import { SnsError } from "./errors.js";
+import { bytesEqual, bytesToAddress } from "../bytes.js";
+import type { AccountData, ChainReader } from "../chain.js";
+import { SOL_TLD } from "../constants.js";
+import { isOnCurve, verifyEd25519 } from "../curve.js";
+import { type ResolutionKeys, deriveResolutionKeys } from "../derive.js";
+import type { FullDomain } from "../domain.js";
+import { SnsError } from "../errors.js";
+import { decodeNameRegistryHeader } from "../layouts/name-registry.js";
+import { NftRecordTag, decodeNftRecord } from "../layouts/nft-record.js";
+import { decodeRecordV1Sol, recordV1SolMessage } from "../layouts/record-v1-sol.js";
+import { Validation, decodeRecordV2 } from "../layouts/record-v2.js";
 import { type PrefetchedHolder, lookupNftHolder } from "./nft-holder.js";
-import { Validation, decodeRecordV2 } from "./records-v2.js";
 
 /** Which registry owners that are off the ed25519 curve (PDAs) may be returned. */
 export type PdaPolicy =
@@ -118,14 +120,8 @@ function solRecordV2Target(account: AccountData, registryOwner: Uint8Array): Add
  * signs the ASCII hex of target || record-account-address.
  */
 function solRecordV1Target(account: AccountData, recordKey: Address, registryOwner: Uint8Array): Address | null {
-  const payloadEnd = NAME_REGISTRY_HEADER_LEN + 32 + SIGNATURE_LEN;
-  if (account.data.length < payloadEnd) {
-    throw new SnsError("MALFORMED_ACCOUNT", `V1 SOL record has ${account.data.length} bytes`);
-  }
-  const target = account.data.subarray(NAME_REGISTRY_HEADER_LEN, NAME_REGISTRY_HEADER_LEN + 32);
-  const signature = account.data.subarray(NAME_REGISTRY_HEADER_LEN + 32, payloadEnd);
-  const message = utf8.encode(toHex(target) + toHex(addressToBytes(recordKey)));
-  return verifyEd25519(signature, message, registryOwner) ? bytesToAddress(target) : null;
+  const { target, signature } = decodeRecordV1Sol(account.data);
+  return verifyEd25519(signature, recordV1SolMessage(target, recordKey), registryOwner) ? bytesToAddress(target) : null;
 }
 
 async function checkOwnerAllowed(chain: ChainReader, owner: Uint8Array, pda: PdaPolicy): Promise<Address> {

@@ -1,12 +1,13 @@
 import type { Address } from "@solana/kit";
-import { type AccountData, decodeNameRegistryHeader } from "./accounts.js";
-import { addressToBytes } from "./bytes.js";
-import type { ChainReader } from "./chain.js";
-import { deriveDomainKey, deriveNftRecordKey, deriveRecordV2Key } from "./derive.js";
-import { SnsError } from "./errors.js";
+import { type AccountData } from "../chain.js";
+import { decodeNameRegistryHeader } from "../layouts/name-registry.js";
+import { addressToBytes } from "../bytes.js";
+import type { ChainReader } from "../chain.js";
+import { deriveDomainKey, deriveNftRecordKey, deriveRecordV2Key } from "../derive.js";
+import { SnsError } from "../errors.js";
 import { findNftHolder } from "./nft-holder.js";
-import { type RecordBatchItem, type RecordResponse, recordBatchItem, recordResponse } from "./record-response.js";
-import type { RecordType } from "./record-types.js";
+import { type RecordBatchItem, type RecordResponse, recordBatchItem, recordResponse } from "../record-response.js";
+import type { RecordType } from "../record-types.js";
 
 interface FetchedRecords {
   readonly domainKey: Address;
