@@ -21,6 +21,7 @@ export const ANSWER_MEMORY: AnswerMemory = {
   bytesPerAccount: 1 * MiB,
 };
 import { Resolver } from "./service/resolver.js";
+import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
 
 export interface Gateway {
   readonly app: ReturnType<typeof createApp>;
@@ -60,6 +61,7 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
   const app = createApp({
     endpoints,
     resolver,
+    tokenizedSource: () => scanTokenizedDomains,
     logger,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,

@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { cachePolicy } from "./cache-policy.js";
 import { corsAnyOrigin } from "./cors.js";
 import type { AppDeps, AppEnv } from "./deps.js";
 import { fail, ok } from "./envelope.js";
 import { errorAnswer, errorCode } from "./error-table.js";
 import { overrideRateLimit } from "./override-rate-limit.js";
-import { deprecatedRoutes } from "./routes/deprecated.js";
-import { recordRoutes } from "./routes/records.js";
-import { resolveRoutes } from "./routes/resolve.js";
+import { ROUTES } from "./routes/index.js";
+import { selectEndpoint } from "./rpc-param.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -32,12 +32,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(corsAnyOrigin());
 
-  app.use(async (c, next) => {
-    await next();
-    if (c.req.method === "OPTIONS") return;
-    const chosen = c.res.status < 400 ? c.get("cacheControl") : undefined;
-    c.res.headers.set("Cache-Control", chosen ?? "no-store");
-  });
+  app.use(
+    cachePolicy({ ttlSeconds: deps.cacheTtlSeconds, resolveTtlSeconds: Math.floor(deps.resolver.cacheTtlMs / 1000) }),
+  );
 
   // Any method but GET, HEAD and OPTIONS on a known path, however exotic (QUERY, TRACE, PROPFIND…).
   app.use(
@@ -52,17 +49,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   if (deps.overrideRateLimit > 0) app.use(overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader));
 
+  app.use(selectEndpoint(deps.endpoints));
+
   app.get("/", (c) => ok(c, "SNS resolution gateway: see /health, /resolve/:domain"));
   app.get("/health", (c) => ok(c, "ok"));
-  app.route("/", resolveRoutes(deps));
-  app.route("/", deprecatedRoutes());
-  app.route("/", recordRoutes(deps));
+  for (const routes of ROUTES) app.route("/", routes(deps));
 
   app.notFound((c) => fail(c, 404, "Not found"));
 
   app.onError((error, c) => {
     c.set("error", error);
-    const answer = errorAnswer(error);
+    const answer = errorAnswer(error, c.req.path);
     if (answer.status >= 500) deps.logger.warn({ err: error, path: c.req.path }, "request failed");
     return fail(c, answer.status, answer.message);
   });

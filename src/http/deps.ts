@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
+import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { RpcEndpoints } from "../rpc/endpoints.js";
+import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
 
 /** What routes need from the rest of the gateway. */
@@ -7,6 +9,8 @@ export interface AppDeps {
   readonly endpoints: RpcEndpoints;
   readonly resolver: Resolver;
   readonly logger: Logger;
+  /** Where `/domains` finds a wallet's tokenized domains on an endpoint (an index for RPC_URL, else scans). */
+  tokenizedSource(endpoint: RpcEndpoint): TokenizedDomainSource;
   /** max-age of cacheable record routes (CACHE_TTL_SECONDS). */
   readonly cacheTtlSeconds: number;
   /** Requests with `rpc` per minute per client IP; 0: unlimited. */
@@ -17,8 +21,8 @@ export interface AppDeps {
 
 export interface AppEnv {
   Variables: {
-    /** Cache-Control chosen by the route for a successful answer; errors are never cacheable. */
-    cacheControl: string;
+    /** The RPC endpoint of this request (`rpc` override or RPC_URL); throws when refused. */
+    rpc: () => RpcEndpoint;
     error: unknown;
   };
 }

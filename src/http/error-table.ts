@@ -22,7 +22,8 @@ const SNS_ERRORS: Record<SnsErrorCode, ErrorAnswer> = {
   UNSUPPORTED_TLD: { status: 400, message: "Unsupported TLD" },
   DOMAIN_NOT_FOUND: { status: 404, message: "Domain not found" },
   RECORD_NOT_FOUND: { status: 404, message: "Record not found" },
-  ACCOUNT_NOT_FOUND: { status: 404, message: "Account not found" },
+  // Upstream names the missing thing after the route: see `errorAnswer`.
+  ACCOUNT_NOT_FOUND: { status: 404, message: "Resource not found" },
   MALFORMED_ACCOUNT: MALFORMED,
   RECORD_MALFORMED: MALFORMED,
   WRONG_VALIDATION: MALFORMED,
@@ -35,8 +36,14 @@ const SNS_ERRORS: Record<SnsErrorCode, ErrorAnswer> = {
   PDA_OWNER_NOT_ALLOWED: INTERNAL,
 };
 
-export function errorAnswer(error: unknown): ErrorAnswer {
-  if (error instanceof SnsError) return SNS_ERRORS[error.code];
+const ACCOUNT_NOT_FOUND_ON_REVERSE_LOOKUP: ErrorAnswer = { status: 404, message: "Account not found" };
+
+/** `path` picks upstream's wording for a missing account: `Account` on `/reverse-lookup`, `Resource` elsewhere. */
+export function errorAnswer(error: unknown, path = ""): ErrorAnswer {
+  if (error instanceof SnsError) {
+    if (error.code === "ACCOUNT_NOT_FOUND" && path.startsWith("/reverse-lookup/")) return ACCOUNT_NOT_FOUND_ON_REVERSE_LOOKUP;
+    return SNS_ERRORS[error.code];
+  }
   if (error instanceof InvalidInputError || error instanceof RpcEndpointRefusedError) return INVALID_INPUT;
   if (error instanceof RpcError) return RPC_UNAVAILABLE;
   if (error instanceof RpcNotConfiguredError) return INTERNAL;

@@ -1,4 +1,7 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { RpcEndpoint } from "../rpc/endpoint.js";
+import type { RpcEndpoints } from "../rpc/endpoints.js";
+import type { AppEnv } from "./deps.js";
 import { z } from "zod";
 import { InvalidInputError } from "./error-table.js";
 
@@ -22,3 +25,15 @@ export function rpcOverride(c: Context): string | undefined {
 
 /** Whether a request named an override at all (`rpc=%20` counts, as upstream). */
 export const hasRpcParam = (c: Context): boolean => (c.req.query("rpc") ?? "") !== "";
+
+/**
+ * Offers routes `c.var.rpc()`: the endpoint for this request, chosen once and
+ * only when first asked for, so a route validates its path before the `rpc`
+ * parameter is looked at, as upstream does.
+ */
+export const selectEndpoint = (endpoints: RpcEndpoints): MiddlewareHandler<AppEnv> =>
+  async function selectEndpoint(c, next) {
+    let chosen: RpcEndpoint | undefined;
+    c.set("rpc", () => (chosen ??= endpoints.select(rpcOverride(c))));
+    await next();
+  };

@@ -107,6 +107,7 @@ const TOKENS_PER_ACCOUNT = 16;
 /** getTokenLargestAccounts returns at most 20 entries of five fields; getSlot a number. */
 const SMALL_CALL_BYTES = 16 * 1024;
 const SMALL_CALL_TOKENS = 20 * 8;
+const PROGRAM_ACCOUNTS_BYTES_PER_TOKEN = 12;
 /** Envelope → result → value → account → data: six levels in a batch; room for error data. */
 const MAX_DEPTH = 16;
 
@@ -120,7 +121,12 @@ export function limitsFor(calls: readonly CallShape[], sizing: AnswerSizing): An
   let bytes = BASE_BYTES;
   let tokens = BASE_TOKENS;
   for (const call of calls) {
-    if (call.method === "getMultipleAccounts") {
+    if (call.method === "getProgramAccounts") {
+      // The account count is not known in advance: the whole answer ceiling,
+      // with a token density well above a real answer's (one per ~20 bytes).
+      bytes += sizing.maxAnswerBytes;
+      tokens += Math.ceil(sizing.maxAnswerBytes / PROGRAM_ACCOUNTS_BYTES_PER_TOKEN);
+    } else if (call.method === "getMultipleAccounts") {
       const keys = Array.isArray(call.params[0]) ? call.params[0].length : 0;
       bytes += BASE_BYTES + keys * sizing.bytesPerAccount;
       tokens += BASE_TOKENS + keys * TOKENS_PER_ACCOUNT;

@@ -1,13 +1,18 @@
 import type { Address } from "@solana/kit";
-import type { AccountData } from "../sns/chain.js";
-import type { ChainReader, TokenAmountEntry } from "../sns/chain.js";
+import { encodeBase58 } from "../sns/bytes.js";
+import type { AccountData, AccountFilter, ChainReader, ProgramAccounts, ProgramAccountsQuery, TokenAmountEntry } from "../sns/chain.js";
 import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
 import type { AnswerSizing } from "./answer-shape.js";
 import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
 import { JsonRpcClient } from "./json-rpc.js";
-import { parseTokenLargestAccounts } from "./results.js";
+import { parseProgramAccounts, parseTokenLargestAccounts } from "./results.js";
 import { SolCutoffGate } from "./sol-cutoff-gate.js";
 import type { RpcTransport } from "./transport.js";
+
+const encodeFilter = (filter: AccountFilter) =>
+  "dataSize" in filter
+    ? { dataSize: filter.dataSize }
+    : { memcmp: { offset: filter.memcmp.offset, bytes: encodeBase58(filter.memcmp.bytes) } };
 
 /** One RPC endpoint with its own batching, coalescing and `.sol` cutoff memory. */
 export class RpcEndpoint implements ChainReader {
@@ -49,6 +54,20 @@ export class RpcEndpoint implements ChainReader {
       pending.then(forget, forget);
     }
     return pending;
+  }
+
+  /** Sent with the next batch, like every other call; never coalesced (answers can be large). */
+  async getProgramAccounts(program: Address, query: ProgramAccountsQuery): Promise<ProgramAccounts> {
+    const config = {
+      encoding: "base64",
+      commitment: query.commitment ?? this.options.commitment,
+      withContext: true,
+      filters: query.filters.map(encodeFilter),
+      ...(query.dataSlice && { dataSlice: query.dataSlice }),
+    };
+    const outcome = await this.accounts.enqueueCall({ method: "getProgramAccounts", params: [program, config] });
+    if (!outcome.ok) throw outcome.error;
+    return parseProgramAccounts(outcome.result);
   }
 
   isSolCutoffReached(): Promise<boolean> {

@@ -1,6 +1,5 @@
 import type { Address } from "@solana/kit";
-import type { AccountData } from "../sns/chain.js";
-import type { TokenAmountEntry } from "../sns/chain.js";
+import type { AccountData, ProgramAccount, ProgramAccounts, TokenAmountEntry } from "../sns/chain.js";
 import { RpcError } from "./errors.js";
 
 // Hand-written shape checks: these run for every account on the hot path,
@@ -28,6 +27,28 @@ export function parseMultipleAccounts(result: unknown, expected: number): (Accou
   const value = contextValue(result);
   if (!Array.isArray(value) || value.length !== expected) throw invalid("account list length");
   return value.map(parseAccount);
+}
+
+/**
+ * A `getProgramAccounts` answer asked `withContext`; a node that ignores the
+ * flag answers the bare list, which is read as slot 0.
+ */
+export function parseProgramAccounts(result: unknown): ProgramAccounts {
+  const withContext = typeof result === "object" && result !== null && !Array.isArray(result);
+  const value = withContext ? contextValue(result) : result;
+  if (!Array.isArray(value)) throw invalid("program account list");
+  const slot = withContext ? contextSlot(result) : 0;
+  const accounts = value.map((entry: unknown): ProgramAccount => {
+    const { pubkey, account } = (entry ?? {}) as { pubkey?: unknown; account?: unknown };
+    if (typeof pubkey !== "string" || account === null) throw invalid("program account entry");
+    return { address: pubkey as Address, account: parseAccount(account)! };
+  });
+  return { slot, accounts };
+}
+
+function contextSlot(result: unknown): number {
+  const slot = (result as { context?: { slot?: unknown } }).context?.slot;
+  return typeof slot === "number" && Number.isSafeInteger(slot) && slot >= 0 ? slot : 0;
 }
 
 export function parseTokenLargestAccounts(result: unknown): TokenAmountEntry[] {

@@ -12,6 +12,30 @@ export interface TokenAmountEntry {
   readonly amount: string;
 }
 
+/** A `getProgramAccounts` filter; memcmp bytes are raw here and encoded by the RPC layer. */
+export type AccountFilter =
+  | { readonly dataSize: number }
+  | { readonly memcmp: { readonly offset: number; readonly bytes: Uint8Array } };
+
+export interface ProgramAccountsQuery {
+  readonly filters: readonly AccountFilter[];
+  /** Only these bytes of each account; `{offset: 0, length: 0}` asks for keys alone. */
+  readonly dataSlice?: { readonly offset: number; readonly length: number };
+  /** Defaults to the reader's own commitment. */
+  readonly commitment?: "processed" | "confirmed" | "finalized";
+}
+
+export interface ProgramAccount {
+  readonly address: Address;
+  readonly account: AccountData;
+}
+
+export interface ProgramAccounts {
+  /** Slot the node answered at (0 when it did not say). */
+  readonly slot: number;
+  readonly accounts: readonly ProgramAccount[];
+}
+
 /**
  * What protocol logic needs from the chain. Implemented by the RPC layer;
  * any failure it raises is its own typed error and passes through untouched.
@@ -21,6 +45,8 @@ export interface ChainReader {
   getAccounts(keys: readonly Address[]): Promise<(AccountData | null)[]>;
   /** Largest holders of a mint, or null when the node says the mint does not exist (-32602). */
   getTokenLargestAccounts(mint: Address): Promise<readonly TokenAmountEntry[] | null>;
+  /** Accounts owned by `program` that pass every filter, in the node's order. */
+  getProgramAccounts(program: Address, query: ProgramAccountsQuery): Promise<ProgramAccounts>;
   /** Whether legacy `.sol` resolution has reached the cutoff slot on this chain. */
   isSolCutoffReached(): Promise<boolean>;
 }

@@ -14,6 +14,7 @@ export const NAME_OFFERS_ID = "85iDfUvr3HJyLM2zcq5BXSiDvUWfw6cSE1FfNBo8Ap29" as 
 export const GUARDIAN_KEY = "ExXjtfdQe8JacoqP9Z535WzQKjF4CzW1TTRKRgpxvya3" as Address;
 export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as Address;
 export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address;
+export const ASSOCIATED_TOKEN_PROGRAM_ID = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL" as Address;
 export const SYSTEM_PROGRAM_ID = "11111111111111111111111111111111" as Address;
 
 export const SNS_HASH_PREFIX = "SPL Name Service";

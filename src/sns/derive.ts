@@ -3,7 +3,9 @@ import type { Address } from "@solana/kit";
 import { LRUCache } from "lru-cache";
 import { addressToBytes, bytesToAddress, utf8 } from "./bytes.js";
 import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
   CENTRAL_STATE_SNS_RECORDS,
+  NAME_OFFERS_ID,
   NAME_PROGRAM_ID,
   NAME_TOKENIZER_ID,
   RECORD_V1_PREFIX,
@@ -12,6 +14,7 @@ import {
   SNS_HASH_PREFIX,
   SNS_ROOT_DOMAIN,
   SUBDOMAIN_PREFIX,
+  TOKEN_PROGRAM_ID,
 } from "./constants.js";
 import { decodesAsPoint } from "./curve.js";
 
@@ -143,6 +146,29 @@ export function deriveResolutionKeys(name: string): ResolutionKeys {
   }
   const [domain, nftRecord, solV1, solV2, mint] = joined.split(" ") as [Address, Address, Address, Address, Address];
   return { domain, nftRecord, solV1, solV2, mint };
+}
+
+/** Primary ("favourite") domain account of a wallet, under the name-offers program. */
+export const derivePrimaryDomainKey = (wallet: Address): Address =>
+  memoized(`pd:${wallet}`, () => findProgramAddress([utf8.encode("favourite_domain"), addressToBytes(wallet)], NAME_OFFERS_ID));
+
+/** Associated classic-token account of `wallet` for `mint` (off-curve wallets allowed). */
+export const deriveAssociatedTokenAccount = (wallet: Address, mint: Address): Address =>
+  memoized(`ata:${wallet}:${mint}`, () =>
+    findProgramAddress(
+      [addressToBytes(wallet), addressToBytes(TOKEN_PROGRAM_ID), addressToBytes(mint)],
+      ASSOCIATED_TOKEN_PROGRAM_ID,
+    ),
+  );
+
+/**
+ * The reverse-lookup account `/reverse-key` names for a TLD-less name: a
+ * two-label name is a subdomain, whose reverse is parented to its parent.
+ */
+export function deriveReverseKeyOfName(name: string): Address {
+  const labels = name.split(".");
+  const domain = deriveDomainKey(name);
+  return labels.length === 2 ? deriveReverseKey(domain, deriveDomainKey(labels[1]!)) : deriveReverseKey(domain);
 }
 
 /** Reverse-lookup account; subdomain reverses are parented to the parent domain. */

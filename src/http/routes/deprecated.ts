@@ -15,5 +15,3 @@ export function deprecatedRoutes(): Hono<AppEnv> {
   }
   return routes;
 }
-
-export const DEPRECATED_PATHS = Object.keys(DEPRECATED);

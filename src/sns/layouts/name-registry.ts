@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit";
-import { addressToBytes, bytesToAddress } from "../bytes.js";
-import { NAME_REGISTRY_HEADER_LEN } from "../constants.js";
+import { addressToBytes, bytesEqual, bytesToAddress } from "../bytes.js";
+import { NAME_REGISTRY_HEADER_LEN, SNS_ROOT_DOMAIN } from "../constants.js";
 import { malformed } from "./malformed.js";
 
 /** The 96-byte header every name-service account starts with (§3.1); fields are views into the account. */
@@ -18,6 +18,11 @@ export function decodeNameRegistryHeader(data: Uint8Array): NameRegistryHeader {
     nameClass: data.subarray(64, 96),
   };
 }
+
+const ROOT_BYTES = addressToBytes(SNS_ROOT_DOMAIN);
+
+/** Whether a header's parent is the SNS root, i.e. the account is a top-level domain. */
+export const isRootParent = (parentName: Uint8Array): boolean => bytesEqual(parentName, ROOT_BYTES);
 
 export const headerOwnerAddress = (header: NameRegistryHeader): Address => bytesToAddress(header.owner);
 

@@ -9,7 +9,7 @@ import { deriveTokenizedMint } from "../derive.js";
 export interface PrefetchedHolder {
   readonly largest: Promise<readonly TokenAmountEntry[] | null>;
   /** A token account fetched on a guess that it is still the largest. */
-  readonly guess: { readonly address: Address; readonly account: AccountData | null };
+  readonly guess?: { readonly address: Address; readonly account: AccountData | null };
 }
 
 export interface NftHolderLookup {
@@ -33,7 +33,7 @@ export async function lookupNftHolder(
   const first = largest?.[0];
   if (!first) return { holder: null, tokenAccount: undefined };
   const account =
-    prefetched?.guess.address === first.address ? prefetched.guess.account : (await chain.getAccounts([first.address]))[0];
+    prefetched?.guess?.address === first.address ? prefetched.guess.account : (await chain.getAccounts([first.address]))[0];
   if (!account) return { holder: null, tokenAccount: first.address };
   const token = decodeTokenAccount(account.data);
   return { holder: token.amount === 1n ? bytesToAddress(token.owner) : null, tokenAccount: first.address };

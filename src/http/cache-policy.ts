@@ -1,0 +1,51 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./deps.js";
+import { hasRpcParam } from "./rpc-param.js";
+
+/** Paths whose answers depend only on the chain (PROTOCOL §7.7): shared caches may keep them briefly. */
+const CACHEABLE_PREFIXES = [
+  "/domain-key/",
+  "/domains/",
+  "/primary-domain/",
+  "/favorite-domain/",
+  "/multiple-primary-domains/",
+  "/multiple-favorite-domains/",
+  "/reverse-key/",
+  "/reverse-lookup/",
+  "/subdomains/",
+  "/record-key/",
+  "/record-key-v2/",
+  "/record/",
+  "/record-v2/",
+  "/records-v2/",
+];
+const CACHEABLE_PATHS = new Set(["/types/record"]);
+const RESOLVE_PREFIXES = ["/resolve/", "/safe-resolve/"];
+
+export interface CachePolicyOptions {
+  /** max-age of cacheable paths (CACHE_TTL_SECONDS). */
+  readonly ttlSeconds: number;
+  /** The gateway's own resolve cache lifetime; `/resolve` answers are shared no longer than that. */
+  readonly resolveTtlSeconds: number;
+}
+
+/**
+ * The one place that decides `Cache-Control`, from the path alone, after the
+ * route has answered. Errors and answers read through an `rpc` override
+ * (someone else's view of the chain) are never shared.
+ */
+export function cachePolicy(options: CachePolicyOptions): MiddlewareHandler<AppEnv> {
+  const cacheable = `public, max-age=${options.ttlSeconds}, stale-while-revalidate=180, stale-if-error=0`;
+  const resolve = options.resolveTtlSeconds > 0 ? `public, max-age=${options.resolveTtlSeconds}` : "no-store";
+  const policyOf = (path: string): string => {
+    if (CACHEABLE_PATHS.has(path) || CACHEABLE_PREFIXES.some((prefix) => path.startsWith(prefix))) return cacheable;
+    if (RESOLVE_PREFIXES.some((prefix) => path.startsWith(prefix))) return resolve;
+    return "no-store";
+  };
+  return async function cachePolicy(c, next) {
+    await next();
+    if (c.req.method === "OPTIONS") return;
+    const shared = c.res.status < 400 && !hasRpcParam(c);
+    c.res.headers.set("Cache-Control", shared ? policyOf(c.req.path) : "no-store");
+  };
+}

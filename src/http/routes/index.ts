@@ -1,0 +1,26 @@
+import type { Hono } from "hono";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { deprecatedRoutes } from "./deprecated.js";
+import { domainKeyRoute } from "./domain-key.js";
+import { domainsRoute } from "./domains.js";
+import { multiplePrimaryDomainsRoute } from "./multiple-primary-domains.js";
+import { primaryDomainRoute } from "./primary-domain.js";
+import { recordRoutes } from "./records.js";
+import { resolveRoutes } from "./resolve.js";
+import { reverseKeyRoute } from "./reverse-key.js";
+import { reverseLookupRoute } from "./reverse-lookup.js";
+import { subdomainsRoute } from "./subdomains.js";
+
+/** Every application route; a new one is a file in this folder and a line here. */
+export const ROUTES: readonly ((deps: AppDeps) => Hono<AppEnv>)[] = [
+  resolveRoutes,
+  deprecatedRoutes,
+  recordRoutes,
+  domainKeyRoute,
+  reverseKeyRoute,
+  reverseLookupRoute,
+  domainsRoute,
+  primaryDomainRoute,
+  multiplePrimaryDomainsRoute,
+  subdomainsRoute,
+];
