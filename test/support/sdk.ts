@@ -41,6 +41,19 @@ interface SdkOracle {
     options?: { deserialize?: boolean },
   ): Promise<(SdkRecordResult | undefined)[]>;
   deserializeRecordV2Content(content: Buffer, record: string): string;
+  getDomainKeySync(domain: string): { pubkey: PublicKey };
+  getReverseKeySync(domain: string, isSub?: boolean): PublicKey;
+  reverseLookup(connection: Connection, nameAccount: PublicKey, parent?: PublicKey): Promise<string>;
+  getAllDomains(connection: Connection, wallet: PublicKey): Promise<PublicKey[]>;
+  reverseLookupBatch(connection: Connection, nameAccounts: PublicKey[]): Promise<(string | undefined)[]>;
+  getTokenizedDomains(connection: Connection, wallet: PublicKey): Promise<{ key: PublicKey; mint: PublicKey; reverse: string }[]>;
+  getFavoriteDomain(connection: Connection, wallet: PublicKey): Promise<{ domain: PublicKey; reverse: string; stale: boolean }>;
+  getMultipleFavoriteDomains(connection: Connection, wallets: PublicKey[]): Promise<(string | undefined)[]>;
+  findSubdomains(connection: Connection, parent: PublicKey): Promise<string[]>;
+  NameRegistryState: {
+    retrieve(connection: Connection, key: PublicKey): Promise<{ registry: { parentName: PublicKey } }>;
+  };
+  ROOT_DOMAIN_ACCOUNT: PublicKey;
   serializeRecordV2Content(content: string, record: string): Buffer;
 }
 
