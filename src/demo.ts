@@ -1,7 +1,8 @@
 import { pino } from "pino";
 import { loadConfig } from "./config.js";
 import { startGateway } from "./gateway.js";
-import { DEMO_FIXTURE_PATH, loadFixtureFile, startLocalnet } from "./localnet/index.js";
+import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "./localnet/index.js";
+import { deriveDomainKey } from "./sns/derive.js";
 import { Record } from "./sns/record-types.js";
 
 /**
@@ -32,6 +33,18 @@ async function main(): Promise<void> {
     ["record account key", "/record-key-v2/plain/url"],
     ["record types", "/types/record"],
     ["deprecated route (400)", "/record/plain/SOL"],
+    ["domain name account key", "/domain-key/dex.bonfida"],
+    ["reverse-lookup account key", "/reverse-key/dex.bonfida"],
+    ["name of a name account", `/reverse-lookup/${deriveDomainKey("bonfida")}`],
+    ["domains of a wallet (registry-owned, then tokenized)", `/domains/${identity("alice").address}`],
+    ["tokenized domains held by a wallet", `/domains/${identity("carol").address}`],
+    ["primary domain of a wallet", `/primary-domain/${identity("bob").address}`],
+    ["stale primary domain (a subdomain the wallet no longer owns)", `/favorite-domain/${identity("erin").address}`],
+    [
+      "primary domains of several wallets",
+      `/multiple-primary-domains/${["alice", "bob", "carol", "dave", "mallory"].map((name) => identity(name).address).join(",")}`,
+    ],
+    ["subdomains with a reverse record", "/subdomains/bonfida"],
   ];
   const lines = examples.map(([what, path]) => `  # ${what}\n  curl -s '${base}${path}'`);
   console.log(
