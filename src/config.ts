@@ -91,6 +91,7 @@ const schema = z.object({
   RPC_MAX_IN_FLIGHT: intFrom(1, 1, 1024),
   SHUTDOWN_GRACE_MS: intFrom(10_000, 0, 600_000),
   RPC_OVERRIDE: z.enum(["on", "off"]).optional().default("on"),
+  TOKENIZED_INDEX: z.enum(["on", "off"]).optional().default("on"),
   RPC_OVERRIDE_HOSTS: hostList,
   RPC_OVERRIDE_RATE_LIMIT: intFrom(0, 0, 1_000_000),
   CLIENT_IP_HEADER: headerName,
@@ -114,6 +115,8 @@ export interface GatewayConfig {
   readonly rpcMaxInFlight: number;
   readonly shutdownGraceMs: number;
   readonly rpcOverride: boolean;
+  /** `/domains` on RPC_URL reads tokenized domains from an in-memory index of the tokenizer. */
+  readonly tokenizedIndex: boolean;
   /** Host names an `rpc` override may name; undefined: any public host. */
   readonly rpcOverrideHosts: ReadonlySet<string> | undefined;
   /** Override requests per minute per client IP; 0: unlimited. */
@@ -152,6 +155,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     rpcMaxInFlight: e.RPC_MAX_IN_FLIGHT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     rpcOverride: e.RPC_OVERRIDE === "on",
+    tokenizedIndex: e.TOKENIZED_INDEX === "on",
     rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
     clientIpHeader: e.CLIENT_IP_HEADER,

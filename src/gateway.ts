@@ -21,6 +21,7 @@ export const ANSWER_MEMORY: AnswerMemory = {
   bytesPerAccount: 1 * MiB,
 };
 import { Resolver } from "./service/resolver.js";
+import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
 
 export interface Gateway {
@@ -58,10 +59,13 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
     maxCoalesced: 100_000,
     holderTtlMs: config.nftHolderTtlMs,
   });
+  // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
+  const trusted = endpoints.trustedEndpoint;
+  const index = config.tokenizedIndex && trusted ? new TokenizedIndex(trusted) : undefined;
   const app = createApp({
     endpoints,
     resolver,
-    tokenizedSource: () => scanTokenizedDomains,
+    tokenizedSource: (endpoint) => (index && endpoint === trusted ? index.source : scanTokenizedDomains),
     logger,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,

@@ -13,3 +13,5 @@ export type { LocalnetStats } from "./stats.js";
 export { ErrorCode, RpcError } from "./rpc-error.js";
 export { GENESIS_HASH, MAX_MULTIPLE_ACCOUNTS, SOLANA_CORE_VERSION, blockhashAt, methods } from "./methods/index.js";
 export * from "./fixture.js";
+export { tokenizeDomain, transferDomainNft, unwrapDomain } from "./tokenizer-actions.js";
+export type { RecordedTransaction, TransactionInput } from "./transactions.js";

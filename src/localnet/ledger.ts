@@ -1,4 +1,5 @@
 import { tryDecodePublicKey } from "../sns/bytes.js";
+import { type RecordedTransaction, type TransactionInput, TransactionLog } from "./transactions.js";
 import { TokenIndex, type TokenBalance, isTokenProgram, readMint, type MintInfo } from "./token-index.js";
 
 export type { MintInfo, TokenBalance } from "./token-index.js";
@@ -48,6 +49,7 @@ export class Ledger {
   readonly #accounts = new Map<string, LedgerAccount>();
   readonly #byProgram = new Map<string, Set<string>>();
   readonly #tokens = new TokenIndex();
+  readonly transactions = new TransactionLog();
 
   constructor(options: { slot?: number } = {}) {
     this.slot = options.slot ?? 300_000_000;
@@ -94,7 +96,26 @@ export class Ledger {
     return true;
   }
 
+  /**
+   * Applies `writes` (null deletes) as one transaction in a new slot and
+   * records it; a failed transaction is recorded and changes nothing.
+   * Fixture loading uses setAccount instead and leaves no transactions.
+   */
+  transact(
+    input: Omit<TransactionInput, "writable"> & { readonly writes: ReadonlyMap<string, AccountInput | null> },
+  ): RecordedTransaction {
+    this.slot += 1;
+    if (!input.failed) {
+      for (const [address, account] of input.writes) {
+        if (account) this.setAccount(address, account);
+        else this.deleteAccount(address);
+      }
+    }
+    return this.transactions.record({ ...input, writable: [...input.writes.keys()] }, this.slotAt("processed"));
+  }
+
   clear(): void {
+    this.transactions.clear();
     this.#accounts.clear();
     this.#byProgram.clear();
     this.#tokens.clear();

@@ -108,6 +108,8 @@ const TOKENS_PER_ACCOUNT = 16;
 const SMALL_CALL_BYTES = 16 * 1024;
 const SMALL_CALL_TOKENS = 20 * 8;
 const PROGRAM_ACCOUNTS_BYTES_PER_TOKEN = 12;
+/** 200 signatures of ~250 bytes, or one transaction with its logs: well under this. */
+const LISTING_BYTES = 256 * 1024;
 /** Envelope → result → value → account → data: six levels in a batch; room for error data. */
 const MAX_DEPTH = 16;
 
@@ -126,6 +128,9 @@ export function limitsFor(calls: readonly CallShape[], sizing: AnswerSizing): An
       // with a token density well above a real answer's (one per ~20 bytes).
       bytes += sizing.maxAnswerBytes;
       tokens += Math.ceil(sizing.maxAnswerBytes / PROGRAM_ACCOUNTS_BYTES_PER_TOKEN);
+    } else if (call.method === "getSignaturesForAddress" || call.method === "getTransaction") {
+      bytes += LISTING_BYTES;
+      tokens += Math.ceil(LISTING_BYTES / PROGRAM_ACCOUNTS_BYTES_PER_TOKEN);
     } else if (call.method === "getMultipleAccounts") {
       const keys = Array.isArray(call.params[0]) ? call.params[0].length : 0;
       bytes += BASE_BYTES + keys * sizing.bytesPerAccount;

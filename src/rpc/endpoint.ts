@@ -5,7 +5,14 @@ import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
 import type { AnswerSizing } from "./answer-shape.js";
 import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
 import { JsonRpcClient } from "./json-rpc.js";
-import { parseProgramAccounts, parseTokenLargestAccounts } from "./results.js";
+import {
+  type SignatureEntry,
+  type TransactionAccounts,
+  parseProgramAccounts,
+  parseSignatures,
+  parseTokenLargestAccounts,
+  parseTransactionAccounts,
+} from "./results.js";
 import { SolCutoffGate } from "./sol-cutoff-gate.js";
 import type { RpcTransport } from "./transport.js";
 
@@ -65,9 +72,32 @@ export class RpcEndpoint implements ChainReader {
       filters: query.filters.map(encodeFilter),
       ...(query.dataSlice && { dataSlice: query.dataSlice }),
     };
-    const outcome = await this.accounts.enqueueCall({ method: "getProgramAccounts", params: [program, config] });
+    return parseProgramAccounts(await this.call("getProgramAccounts", [program, config]));
+  }
+
+  /** Newest first, at most `limit`, newer than `until` when given. */
+  async getSignaturesForAddress(
+    address: Address,
+    options: { readonly until?: string; readonly limit: number; readonly commitment?: string },
+  ): Promise<SignatureEntry[]> {
+    const config = {
+      limit: options.limit,
+      commitment: options.commitment ?? this.options.commitment,
+      ...(options.until && { until: options.until }),
+    };
+    return parseSignatures(await this.call("getSignaturesForAddress", [address, config]));
+  }
+
+  /** Writable accounts and invoked programs of a transaction; null when the node does not know it. */
+  async getTransactionAccounts(signature: string, commitment?: string): Promise<TransactionAccounts | null> {
+    const config = { encoding: "json", maxSupportedTransactionVersion: 0, commitment: commitment ?? this.options.commitment };
+    return parseTransactionAccounts(await this.call("getTransaction", [signature, config]));
+  }
+
+  private async call(method: string, params: readonly unknown[]): Promise<unknown> {
+    const outcome = await this.accounts.enqueueCall({ method, params });
     if (!outcome.ok) throw outcome.error;
-    return parseProgramAccounts(outcome.result);
+    return outcome.result;
   }
 
   isSolCutoffReached(): Promise<boolean> {

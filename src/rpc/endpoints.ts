@@ -69,6 +69,11 @@ export class RpcEndpoints {
     }
   }
 
+  /** The `RPC_URL` endpoint, when one is configured. */
+  get trustedEndpoint(): RpcEndpoint | undefined {
+    return this.defaultEndpoint;
+  }
+
   /** Bytes of RPC answers held right now, all endpoints together. */
   get answerBytesInFlight(): number {
     return this.trustedPool.inUse + this.overridePool.inUse;

@@ -65,3 +65,64 @@ export function parseSlot(result: unknown): number {
   if (typeof result !== "number" || !Number.isSafeInteger(result) || result < 0) throw invalid("slot");
   return result;
 }
+
+export interface SignatureEntry {
+  readonly signature: string;
+  readonly slot: number;
+  /** Whether the transaction failed (a failed transaction changed no account). */
+  readonly failed: boolean;
+}
+
+export function parseSignatures(result: unknown): SignatureEntry[] {
+  if (!Array.isArray(result)) throw invalid("signature list");
+  return result.map((entry: unknown) => {
+    const { signature, slot, err } = (entry ?? {}) as { signature?: unknown; slot?: unknown; err?: unknown };
+    if (typeof signature !== "string" || typeof slot !== "number") throw invalid("signature entry");
+    return { signature, slot, failed: err !== null && err !== undefined };
+  });
+}
+
+export interface TransactionAccounts {
+  readonly slot: number;
+  /** Accounts the transaction may have written (static keys by the header's rules, plus loaded writable ones). */
+  readonly writable: readonly Address[];
+  /** Programs it invoked, top-level and inner. */
+  readonly programs: ReadonlySet<Address>;
+}
+
+/** The accounts a `getTransaction` (encoding `json`) answer says were writable; null when unknown. */
+export function parseTransactionAccounts(result: unknown): TransactionAccounts | null {
+  if (result === null) return null;
+  const tx = result as {
+    slot?: unknown;
+    meta?: { loadedAddresses?: { writable?: unknown; readonly?: unknown }; innerInstructions?: unknown };
+    transaction?: { message?: { accountKeys?: unknown; header?: Record<string, unknown>; instructions?: unknown } };
+  };
+  const message = tx.transaction?.message;
+  const keys = message?.accountKeys;
+  const header = message?.header;
+  if (typeof tx.slot !== "number" || !Array.isArray(keys) || !header || !Array.isArray(message?.instructions)) {
+    throw invalid("transaction");
+  }
+  const signed = Number(header.numRequiredSignatures);
+  const readonlySigned = Number(header.numReadonlySignedAccounts);
+  const readonlyUnsigned = Number(header.numReadonlyUnsignedAccounts);
+  const loadedWritable = Array.isArray(tx.meta?.loadedAddresses?.writable) ? tx.meta.loadedAddresses.writable : [];
+  const loadedReadonly = Array.isArray(tx.meta?.loadedAddresses?.readonly) ? tx.meta.loadedAddresses.readonly : [];
+  const all = [...keys, ...loadedWritable, ...loadedReadonly] as Address[];
+  const writable = keys.filter(
+    (_, i) => (i < signed && i < signed - readonlySigned) || (i >= signed && i < keys.length - readonlyUnsigned),
+  ) as Address[];
+  writable.push(...(loadedWritable as Address[]));
+  const programs = new Set<Address>();
+  const inner = Array.isArray(tx.meta?.innerInstructions) ? tx.meta.innerInstructions : [];
+  const instructions = [
+    ...message.instructions,
+    ...inner.flatMap((group: { instructions?: unknown }) => (Array.isArray(group?.instructions) ? group.instructions : [])),
+  ];
+  for (const instruction of instructions) {
+    const program = all[Number((instruction as { programIdIndex?: unknown })?.programIdIndex)];
+    if (program) programs.add(program);
+  }
+  return { slot: tx.slot, writable, programs };
+}

@@ -12,6 +12,7 @@ import {
 } from "./cluster.js";
 import type { MethodHandler } from "./context.js";
 import { getProgramAccounts } from "./program-accounts.js";
+import { getSignaturesForAddress, getTransaction } from "./transactions.js";
 import { getTokenAccountBalance, getTokenLargestAccounts, getTokenSupply } from "./token.js";
 
 export { type MethodHandler, SOLANA_CORE_VERSION, withContext } from "./context.js";
@@ -31,10 +32,12 @@ export const methods: ReadonlyMap<string, MethodHandler> = new Map<string, Metho
   ["getMinimumBalanceForRentExemption", getMinimumBalanceForRentExemption],
   ["getMultipleAccounts", getMultipleAccounts],
   ["getProgramAccounts", getProgramAccounts],
+  ["getSignaturesForAddress", getSignaturesForAddress],
   ["getSlot", getSlot],
   ["getTokenAccountBalance", getTokenAccountBalance],
   ["getTokenLargestAccounts", getTokenLargestAccounts],
   ["getTokenSupply", getTokenSupply],
+  ["getTransaction", getTransaction],
   ["getVersion", getVersion],
   ["isBlockhashValid", isBlockhashValid],
 ]);

@@ -16,7 +16,11 @@ export interface WalletMints {
 }
 
 /** One token-account scan, mints only (32 bytes of each account). */
-export async function findWalletMints(chain: ChainReader, wallet: Address): Promise<WalletMints> {
+export async function findWalletMints(
+  chain: ChainReader,
+  wallet: Address,
+  commitment?: "processed" | "confirmed" | "finalized",
+): Promise<WalletMints> {
   const { slot, accounts } = await chain.getProgramAccounts(TOKEN_PROGRAM_ID, {
     filters: [
       { dataSize: TOKEN_ACCOUNT_LEN },
@@ -24,7 +28,7 @@ export async function findWalletMints(chain: ChainReader, wallet: Address): Prom
       { memcmp: { offset: 64, bytes: AMOUNT_ONE } },
     ],
     dataSlice: { offset: 0, length: 32 },
-    commitment: "confirmed",
+    ...(commitment && { commitment }),
   });
   const mints = new Set<Address>();
   for (const { account } of accounts) {
