@@ -1,0 +1,107 @@
+import { Connection, PublicKey } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  Ledger,
+  buildDomainAccounts,
+  identity,
+  tokenizeDomain,
+  transferDomainNft,
+  unwrapDomain,
+} from "../../src/localnet/index.js";
+import { NAME_TOKENIZER_ID } from "../../src/sns/constants.js";
+import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
+import { type Stack, startStack } from "../support/stack.js";
+
+const alice = identity("alice").address;
+const bob = identity("bob").address;
+const carol = identity("carol").address;
+
+let ledger: Ledger;
+let stack: Stack;
+let scanning: Stack;
+
+const domainsOf = async (target: Stack, wallet: string, query = "") => {
+  const answer = await target.get(`/domains/${wallet}${query}`);
+  expect(answer.status).toBe(200);
+  return (answer.body as { result: { domain: string; key: string }[] }).result;
+};
+
+beforeAll(async () => {
+  ledger = new Ledger();
+  for (const name of ["art", "music", "zeta"]) {
+    for (const { address, account } of buildDomainAccounts({ name, owner: alice })) ledger.setAccount(address, account);
+  }
+  stack = await startStack(ledger, { ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+  // The same chain without the index: every request scans the tokenizer, as the SDK does.
+  scanning = await startStack(ledger, { TOKENIZED_INDEX: "off" });
+});
+afterAll(async () => {
+  await stack.close();
+  await scanning.close();
+});
+
+describe("/domains follows tokenize, transfer and unwrap while the gateway runs", () => {
+  it("tracks every change on the next request, equal to the scanning path", async () => {
+    const art = deriveDomainKey("art");
+    const byKey = (a: string, b: string) => (deriveDomainKey(a) < deriveDomainKey(b) ? -1 : 1);
+    expect((await domainsOf(stack, alice)).map((d) => d.domain)).toEqual(["art", "music", "zeta"].sort(byKey));
+
+    tokenizeDomain(ledger, { domainKey: art, holder: bob });
+    expect(await domainsOf(stack, bob)).toEqual([{ domain: "art", key: art }]);
+    expect((await domainsOf(stack, alice)).map((d) => d.domain)).not.toContain("art");
+
+    transferDomainNft(ledger, { domainKey: art, from: bob, to: carol });
+    expect(await domainsOf(stack, bob)).toEqual([]);
+    expect(await domainsOf(stack, carol)).toEqual([{ domain: "art", key: art }]);
+
+    unwrapDomain(ledger, { domainKey: art, to: bob });
+    expect(await domainsOf(stack, carol)).toEqual([]);
+    expect(await domainsOf(stack, bob)).toEqual([{ domain: "art", key: art }]);
+
+    tokenizeDomain(ledger, { domainKey: art, holder: carol });
+    for (const wallet of [alice, bob, carol]) {
+      const indexed = await domainsOf(stack, wallet);
+      expect(indexed).toEqual(await domainsOf(scanning, wallet));
+      // An `rpc` override takes the scanning path on the same chain: same answer.
+      const viaOverride = `?rpc=${encodeURIComponent(`http://localhost:${stack.localnet.port}/`)}`;
+      expect(await domainsOf(stack, wallet, viaOverride)).toEqual(indexed);
+    }
+    expect(await domainsOf(stack, carol)).toEqual([{ domain: "art", key: art }]);
+  });
+
+  it("rebuilds from a full scan when the backlog reaches 200 transactions", async () => {
+    const music = deriveDomainKey("music");
+    await domainsOf(stack, alice); // caught up
+    tokenizeDomain(ledger, { domainKey: music, holder: bob });
+    for (let i = 0; i < 110; i++) {
+      transferDomainNft(ledger, { domainKey: music, from: bob, to: carol });
+      transferDomainNft(ledger, { domainKey: music, from: carol, to: bob });
+    }
+    // Token transfers do not name the tokenizer, so pad its history with tokenizer transactions.
+    for (let i = 0; i < 200; i++) {
+      ledger.transact({ feePayer: bob, programs: [NAME_TOKENIZER_ID], writes: new Map(), readonly: [deriveNftRecordKey(music)] });
+    }
+    stack.localnet.resetStats();
+    expect((await domainsOf(stack, bob)).map((d) => d.domain)).toContain("music");
+    // The wallet's two scans, then the index's own rebuild.
+    expect(stack.localnet.stats.methods.getProgramAccounts).toBe(3);
+  });
+
+  it("answers the official SDK's token and tokenizer scans from the localnet", async () => {
+    const connection = new Connection(stack.localnet.url, "confirmed");
+    const signatures = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), { limit: 5 });
+    expect(signatures).toHaveLength(5);
+    const parsed = await connection.getParsedTransactions(signatures.map((s) => s.signature), { maxSupportedTransactionVersion: 0 });
+    for (const tx of parsed) {
+      expect(tx?.transaction.message.accountKeys.some((key) => key.pubkey.toBase58() === NAME_TOKENIZER_ID)).toBe(true);
+    }
+    const older = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), {
+      before: signatures[4]!.signature,
+      limit: 2,
+    });
+    expect(older[0]!.slot).toBeLessThanOrEqual(signatures[4]!.slot);
+    expect(older.map((s) => s.signature)).not.toContain(signatures[4]!.signature);
+    const newer = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), { until: signatures[2]!.signature });
+    expect(newer.map((s) => s.signature)).toEqual(signatures.slice(0, 2).map((s) => s.signature));
+  });
+});
