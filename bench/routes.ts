@@ -1,0 +1,123 @@
+import * as untypedSdk from "@bonfida/spl-name-service";
+import { Connection, PublicKey } from "@solana/web3.js";
+import { loadConfig } from "../src/config.js";
+import { startGateway } from "../src/gateway.js";
+import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
+import { deriveDomainKey } from "../src/sns/derive.js";
+
+/*
+ * `npm run bench:routes`: the wallet and reverse routes against the SDK
+ * functions upstream calls, on the demo ledger, same localnet, same run.
+ * Per route: sequential round trips (wall time of one request at 50 ms RPC
+ * latency ÷ 50), JSON-RPC calls and HTTP requests per request, and req/s
+ * at 20 ms latency with 16 concurrent clients (gateway over HTTP; the SDK
+ * called in-process with a fresh Connection per request, as upstream does).
+ */
+
+const sdk = untypedSdk as unknown as {
+  reverseLookup(c: Connection, key: PublicKey, parent?: PublicKey): Promise<string>;
+  NameRegistryState: { retrieve(c: Connection, key: PublicKey): Promise<{ registry: { parentName: PublicKey } }> };
+  ROOT_DOMAIN_ACCOUNT: PublicKey;
+  getFavoriteDomain(c: Connection, w: PublicKey): Promise<unknown>;
+  getMultipleFavoriteDomains(c: Connection, w: PublicKey[]): Promise<unknown>;
+  getAllDomains(c: Connection, w: PublicKey): Promise<PublicKey[]>;
+  reverseLookupBatch(c: Connection, keys: PublicKey[]): Promise<unknown>;
+  getTokenizedDomains(c: Connection, w: PublicKey): Promise<unknown>;
+  findSubdomains(c: Connection, parent: PublicKey): Promise<string[]>;
+};
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_S ?? 4) * 1000;
+const CONCURRENCY = 16;
+const pk = (text: string) => new PublicKey(text);
+const wallets = ["alice", "bob", "carol", "dave", "erin", "frank", "mallory"].map((n) => identity(n).address);
+const hundred = Array.from({ length: 100 }, (_, i) => wallets[i % wallets.length]!);
+
+interface Case {
+  readonly route: string;
+  readonly path: string;
+  readonly sdk: (c: Connection) => Promise<unknown>;
+}
+
+const CASES: Case[] = [
+  {
+    route: "/reverse-lookup (subdomain)",
+    path: `/reverse-lookup/${deriveDomainKey("dex.bonfida")}`,
+    sdk: async (c) => {
+      const key = pk(deriveDomainKey("dex.bonfida"));
+      const { registry } = await sdk.NameRegistryState.retrieve(c, key);
+      const sub = !registry.parentName.equals(sdk.ROOT_DOMAIN_ACCOUNT);
+      return sdk.reverseLookup(c, key, sub ? registry.parentName : undefined);
+    },
+  },
+  { route: "/primary-domain (tokenized)", path: `/primary-domain/${wallets[2]}`, sdk: (c) => sdk.getFavoriteDomain(c, pk(wallets[2]!)) },
+  { route: "/primary-domain (subdomain)", path: `/primary-domain/${wallets[4]}`, sdk: (c) => sdk.getFavoriteDomain(c, pk(wallets[4]!)) },
+  {
+    route: "/multiple-primary-domains (100)",
+    path: `/multiple-primary-domains/${hundred.join(",")}`,
+    sdk: (c) => sdk.getMultipleFavoriteDomains(c, hundred.map(pk)),
+  },
+  {
+    route: "/domains",
+    path: `/domains/${wallets[0]}`,
+    sdk: async (c) => {
+      const owner = pk(wallets[0]!);
+      const [keys, tokenized] = await Promise.all([sdk.getAllDomains(c, owner), sdk.getTokenizedDomains(c, owner)]);
+      return [await sdk.reverseLookupBatch(c, keys), tokenized];
+    },
+  },
+  { route: "/subdomains", path: "/subdomains/bonfida", sdk: (c) => sdk.findSubdomains(c, pk(deriveDomainKey("bonfida"))) },
+];
+
+async function throughput(run: () => Promise<unknown>): Promise<number> {
+  const end = performance.now() + DURATION_MS;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        await run();
+        done++;
+      }
+    }),
+  );
+  return done / (DURATION_MS / 1000);
+}
+
+async function main(): Promise<void> {
+  const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
+  const localnet = await startLocalnet({ ledger });
+  const gateway = await startGateway(loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }));
+  const get = async (path: string) => {
+    const response = await fetch(gateway.url + path);
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+    return response.json();
+  };
+  const rows: string[][] = [["route", "side", "round trips", "calls/req", "HTTP/req", "req/s @20ms c16", "ratio"]];
+  for (const c of CASES) {
+    await get(c.path); // warm the index and memos
+    const measure = async (side: string, run: () => Promise<unknown>) => {
+      localnet.setLatency(50);
+      localnet.resetStats();
+      const started = performance.now();
+      await run();
+      const roundTrips = Math.round((performance.now() - started) / 50);
+      const { calls, httpRequests } = localnet.stats;
+      localnet.setLatency(20);
+      const rps = await throughput(run);
+      return { side, roundTrips, calls, httpRequests, rps };
+    };
+    const gw = await measure("gateway", () => get(c.path));
+    const base = await measure("SDK", () => c.sdk(new Connection(localnet.url, "processed")));
+    for (const r of [gw, base]) {
+      rows.push([c.route, r.side, `${r.roundTrips}`, `${r.calls}`, `${r.httpRequests}`, r.rps.toFixed(0), r === gw ? `×${(gw.rps / base.rps).toFixed(2)}` : ""]);
+    }
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
+  await gateway.close();
+  await localnet.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,75 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { loadConfig } from "../src/config.js";
+import { startGateway } from "../src/gateway.js";
+import { Ledger, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, tokenizeDomain } from "../src/localnet/index.js";
+import { bytesToAddress, utf8 } from "../src/sns/bytes.js";
+import { NAME_TOKENIZER_ID } from "../src/sns/constants.js";
+import { deriveDomainKey } from "../src/sns/derive.js";
+
+/*
+ * `npm run bench:index`: bootstrap time and memory of the tokenized-domain
+ * index over BENCH_RECORDS (default 100,000) synthetic active NFT records,
+ * then the cost of a `/domains` request once it is built.
+ */
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
+const key = (label: string, i: number) => bytesToAddress(sha256(utf8.encode(`${label}:${i}`)));
+const gc = (globalThis as { gc?: () => void }).gc;
+const heapMB = () => {
+  gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
+
+async function main(): Promise<void> {
+  const ledger = new Ledger();
+  for (let i = 0; i < RECORDS; i++) {
+    const nameAccount = key("name", i);
+    const nftMint = key("mint", i);
+    ledger.setAccount(key("record", i), {
+      owner: NAME_TOKENIZER_ID,
+      data: encodeNftRecord({ tag: 2, nonce: 255, nameAccount, owner: nameAccount, nftMint }),
+    });
+  }
+  const holder = identity("collector").address;
+  for (const { address, account } of buildDomainAccounts({ name: "gallery", owner: holder })) ledger.setAccount(address, account);
+  tokenizeDomain(ledger, { domainKey: deriveDomainKey("gallery"), holder });
+
+  const localnet = await startLocalnet({ ledger });
+  const gateway = await startGateway(loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }));
+  const before = heapMB();
+  const started = performance.now();
+  const first = await (await fetch(`${gateway.url}/domains/${holder}`)).json();
+  const bootstrapMs = performance.now() - started;
+  const after = heapMB();
+  const stats = localnet.stats;
+
+  localnet.resetStats();
+  const n = 500;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await (await fetch(`${gateway.url}/domains/${holder}`)).json();
+  const perRequestMs = (performance.now() - t0) / n;
+  const steady = localnet.stats;
+
+  console.log(
+    JSON.stringify(
+      {
+        records: RECORDS,
+        firstAnswer: first,
+        bootstrapMs: Math.round(bootstrapMs),
+        bootstrapRpc: { httpRequests: stats.httpRequests, methods: stats.methods },
+        heapGrowthMB: gc ? Math.round((after - before) * 10) / 10 : "run with --expose-gc",
+        perRequestMs: Math.round(perRequestMs * 100) / 100,
+        perRequestRpc: { httpRequests: steady.httpRequests / n, calls: steady.calls / n, methods: steady.methods },
+      },
+      null,
+      2,
+    ),
+  );
+  await gateway.close();
+  await localnet.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
