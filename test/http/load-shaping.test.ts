@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DEMO_FIXTURE_PATH,
-  associatedTokenAddress,
-  encodeTokenAccount,
-  identity,
-  loadFixtureFile,
-} from "../../src/localnet/index.js";
-import { TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
-import { deriveDomainKey, deriveNftRecordKey, deriveTokenizedMint } from "../../src/sns/derive.js";
+import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, transferDomainNft } from "../../src/localnet/index.js";
+import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
 import { type Stack, startStack } from "../support/stack.js";
 
 // Coalescing, batching and the optional response cache, observed from the
@@ -99,13 +92,8 @@ describe("response cache (RESOLVE_CACHE_TTL_MS)", () => {
 describe("tokenized domains seen before resolve in one round trip", () => {
   let stack: Stack;
   const domain = deriveDomainKey("bonfida");
-  const mint = deriveTokenizedMint(domain);
-  const holderAccount = (wallet: string) => associatedTokenAddress(identity(wallet).address, mint);
-  const giveNft = (from: string, to: string) => {
-    const ledger = stack.localnet.ledger;
-    ledger.setAccount(holderAccount(from), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: identity(from).address, amount: 0n }) });
-    ledger.setAccount(holderAccount(to), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: identity(to).address, amount: 1n }) });
-  };
+  const giveNft = (from: string, to: string) =>
+    transferDomainNft(stack.localnet.ledger, { domainKey: domain, from: identity(from).address, to: identity(to).address });
 
   beforeAll(async () => {
     stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH));
@@ -152,13 +140,8 @@ describe("NFT_HOLDER_TTL_MS: a tokenized domain's holder reused for a bounded ti
   const TTL_MS = 400;
   let stack: Stack;
   const domain = deriveDomainKey("bonfida");
-  const mint = deriveTokenizedMint(domain);
-  const holderAccount = (wallet: string) => associatedTokenAddress(identity(wallet).address, mint);
-  const moveNft = (from: string, to: string) => {
-    const ledger = stack.localnet.ledger;
-    ledger.setAccount(holderAccount(from), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: identity(from).address, amount: 0n }) });
-    ledger.setAccount(holderAccount(to), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: identity(to).address, amount: 1n }) });
-  };
+  const moveNft = (from: string, to: string) =>
+    transferDomainNft(stack.localnet.ledger, { domainKey: domain, from: identity(from).address, to: identity(to).address });
   const resolveBonfida = async () => ((await stack.get("/resolve/bonfida.sns")).body as { result: string }).result;
 
   beforeAll(async () => {
