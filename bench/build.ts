@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { compileProject } from "../test/support/compile.js";
+import { compileProject } from "../testkit/compile.js";
 
 /** The server children run as compiled JavaScript, as in production (see compileProject). */
 export const BUILD_DIR = fileURLToPath(new URL("../node_modules/.cache/sns-gateway-bench/", import.meta.url));

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import type { SdkOutcome } from "../test/support/chain-gen.js";
-import { createRng } from "../test/support/rng.js";
+import type { SdkOutcome } from "../testkit/chain-gen.js";
+import { createRng } from "../testkit/rng.js";
 import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
 import { type Expected, type Mismatch, fetchAll, runLoad } from "./load.js";

@@ -5,8 +5,8 @@ import {
   type SdkOutcome,
   buildLedger,
   generateStates,
-} from "../test/support/chain-gen.js";
-import { createRng } from "../test/support/rng.js";
+} from "../testkit/chain-gen.js";
+import { createRng } from "../testkit/rng.js";
 
 export interface WorkingSetEntry {
   /** What goes before the suffix in `/resolve/<name><suffix>` (not yet URL-encoded). */
@@ -73,7 +73,7 @@ function labelCounts(total: number): Map<BranchLabel, number> {
 
 /**
  * About `total` names over one ledger, built by the shared chain-state
- * generator (test/support/chain-gen.ts) with a traffic-like label mix, plus a
+ * generator (testkit/chain-gen.ts) with a traffic-like label mix, plus a
  * few requests that fail validation before any RPC.
  */
 export function generateWorkingSet(seed: number, total: number): WorkingSet {

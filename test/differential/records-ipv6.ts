@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
 import { expect } from "vitest";
-import type { SdkRecordResult } from "../support/sdk.js";
+import type { SdkRecordResult } from "../../testkit/sdk.js";
 
 /*
  * The one place where the gateway's record text knowingly differs from the

@@ -9,10 +9,10 @@ import { decodeRecordContent, encodeRecordContent } from "../../src/sns/record-c
 import { recordBatchItem, recordResponse } from "../../src/sns/record-response.js";
 import { RECORD_TYPES, type RecordType } from "../../src/sns/record-types.js";
 import { decodeRecordV2 } from "../../src/sns/layouts/record-v2.js";
-import { type Settled, type Tally, count, expectReached, settle, withContext } from "../support/differential.js";
-import { headerProblem, randomContent, randomRecordAccount, randomText } from "../support/record-gen.js";
-import { type Rng, createRng, seedFromEnv } from "../support/rng.js";
-import { type SdkConnection, type SdkRecordResult, sdk, tryDecode, upstreamRecord } from "../support/sdk.js";
+import { type Settled, type Tally, count, expectReached, settle, withContext } from "../../testkit/differential.js";
+import { headerProblem, randomContent, randomRecordAccount, randomText } from "../../testkit/record-gen.js";
+import { type Rng, createRng, seedFromEnv } from "../../testkit/rng.js";
+import { type SdkConnection, type SdkRecordResult, sdk, tryDecode, upstreamRecord } from "../../testkit/sdk.js";
 import { asGateway, expectedRecordText } from "./records-ipv6.js";
 
 /*

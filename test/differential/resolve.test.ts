@@ -12,9 +12,9 @@ import {
   createRng,
   freshSeed,
   generateStates,
-} from "../support/chain-gen.js";
-import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../support/chain-gen-sdk.js";
-import { type Answer, type Stack, startStack } from "../support/stack.js";
+} from "../../testkit/chain-gen.js";
+import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../testkit/chain-gen-sdk.js";
+import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
 
 /*
  * Differential test: the official SDK (3.0.26 over web3.js at commitment

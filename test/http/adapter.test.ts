@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
-import { rawExchange } from "../support/raw-http.js";
-import { type Stack, startStack } from "../support/stack.js";
+import { rawExchange } from "../../testkit/raw-http.js";
+import { type Stack, startStack } from "../../testkit/stack.js";
 
 let stack: Stack;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { type ChildGateway, startChildGateway } from "../support/child-gateway.js";
-import { type HostileRpc, type HostileShape, startHostileRpc } from "../support/hostile-rpc.js";
-import { request } from "../support/stack.js";
+import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
+import { type HostileRpc, type HostileShape, startHostileRpc } from "../../testkit/hostile-rpc.js";
+import { request } from "../../testkit/stack.js";
 
 /**
  * An attacker names their own server with `rpc` and answers with the worst

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, transferDomainNft } from "../../src/localnet/index.js";
 import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
-import { type Stack, startStack } from "../support/stack.js";
+import { type Stack, startStack } from "../../testkit/stack.js";
 
 // Coalescing, batching and the optional response cache, observed from the
 // RPC side: the localnet counts every HTTP request it receives.

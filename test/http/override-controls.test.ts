@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { type Stack, startStack } from "../support/stack.js";
+import { type Stack, startStack } from "../../testkit/stack.js";
 
 /** A second chain that an `rpc` override may name; counts what reaches it. */
 let other: Localnet;

@@ -8,7 +8,7 @@ import { deriveDomainKey, deriveRecordV2Key } from "../../src/sns/derive.js";
 import { type RecordV2AccountFields, encodeRecordV2Account } from "../../src/sns/layouts/record-v2.js";
 import { RECORD_TYPES, Record } from "../../src/sns/record-types.js";
 import { Validation } from "../../src/sns/layouts/record-v2.js";
-import { type Answer, type Stack, request, startStack } from "../support/stack.js";
+import { type Answer, type Stack, request, startStack } from "../../testkit/stack.js";
 
 const alice = identity("alice");
 const bob = identity("bob");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, LOCALNET_PDA_PROGRAM, Ledger, identity, loadFixtureFile, pdaAddress, startLocalnet } from "../../src/localnet/index.js";
 import { SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
-import { type Stack, startStack } from "../support/stack.js";
+import { type Stack, startStack } from "../../testkit/stack.js";
 
 const key = (name: string) => identity(name).address;
 const ok = (result: string) => ({ s: "ok", result });

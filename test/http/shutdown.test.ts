@@ -3,8 +3,8 @@ import { once } from "node:events";
 import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { startChildGateway } from "../support/child-gateway.js";
-import { request } from "../support/stack.js";
+import { startChildGateway } from "../../testkit/child-gateway.js";
+import { request } from "../../testkit/stack.js";
 
 describe("graceful shutdown", () => {
   it("SIGTERM lets in-flight requests finish, then the process exits 0", async () => {

@@ -10,7 +10,7 @@ import {
 } from "../../src/localnet/index.js";
 import { NAME_TOKENIZER_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
-import { type Stack, startStack } from "../support/stack.js";
+import { type Stack, startStack } from "../../testkit/stack.js";
 
 const alice = identity("alice").address;
 const bob = identity("bob").address;

@@ -11,8 +11,8 @@ import {
 } from "../../src/localnet/index.js";
 import { NAME_OFFERS_ID, NAME_PROGRAM_ID, REVERSE_LOOKUP_CLASS, SNS_ROOT_DOMAIN } from "../../src/sns/constants.js";
 import { deriveDomainKey, derivePrimaryDomainKey, deriveReverseKey } from "../../src/sns/derive.js";
-import { sdk } from "../support/sdk.js";
-import { type Stack, startStack } from "../support/stack.js";
+import { sdk } from "../../testkit/sdk.js";
+import { type Stack, startStack } from "../../testkit/stack.js";
 
 const CACHEABLE = "public, max-age=10, stale-while-revalidate=180, stale-if-error=0";
 const WALLETS = ["alice", "bob", "carol", "dave", "erin", "frank", "mallory"] as const;

@@ -1,7 +1,7 @@
 import { Connection, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCALNET_PDA_PROGRAM, type Localnet, identity, pdaAddress } from "../../src/localnet/index.js";
-import { sdk } from "../support/sdk.js";
+import { sdk } from "../../testkit/sdk.js";
 import { startDemoLocalnet } from "./helpers.js";
 
 // The official SDK (3.0.26) over web3.js, exactly as the upstream proxy builds

@@ -7,7 +7,7 @@ import { recordBatchItem, recordResponse } from "../../src/sns/record-response.j
 import { RECORD_TYPES, type RecordType } from "../../src/sns/record-types.js";
 import { verifyRecordV2 } from "../../src/sns/record-verify.js";
 import { Validation, decodeRecordV2 } from "../../src/sns/layouts/record-v2.js";
-import { expectCode } from "../support/expect-code.js";
+import { expectCode } from "../../testkit/expect-code.js";
 
 const key = (fill: number): Uint8Array => new Uint8Array(32).fill(fill);
 const REGISTRY_OWNER = key(0x11);

@@ -12,8 +12,8 @@ import {
   SELF_SIGNED_RECORDS,
   isRecordType,
 } from "../../src/sns/record-types.js";
-import { expectCode } from "../support/expect-code.js";
-import { sdk } from "../support/sdk.js";
+import { expectCode } from "../../testkit/expect-code.js";
+import { sdk } from "../../testkit/sdk.js";
 
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 const text = (value: string): Uint8Array => utf8.encode(value);

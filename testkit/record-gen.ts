@@ -1,8 +1,8 @@
 import punycode from "punycode/punycode.js";
-import { addressToBytes, utf8 } from "../../src/sns/bytes.js";
-import { GUARDIAN_KEY } from "../../src/sns/constants.js";
-import { encodeRecordV2Account } from "../../src/sns/layouts/record-v2.js";
-import type { RecordType } from "../../src/sns/record-types.js";
+import { addressToBytes, utf8 } from "../src/sns/bytes.js";
+import { GUARDIAN_KEY } from "../src/sns/constants.js";
+import { encodeRecordV2Account } from "../src/sns/layouts/record-v2.js";
+import type { RecordType } from "../src/sns/record-types.js";
 import type { Rng } from "./rng.js";
 
 /*

@@ -17,8 +17,8 @@ import {
   identity,
   pdaAddress,
   recordV1SolMessage,
-} from "../../src/localnet/index.js";
-import { addressToBytes, bytesEqual, bytesToAddress, toHex, utf8 } from "../../src/sns/bytes.js";
+} from "../src/localnet/index.js";
+import { addressToBytes, bytesEqual, bytesToAddress, toHex, utf8 } from "../src/sns/bytes.js";
 import {
   CENTRAL_STATE_SNS_RECORDS,
   NAME_PROGRAM_ID,
@@ -27,14 +27,14 @@ import {
   SYSTEM_PROGRAM_ID,
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
-} from "../../src/sns/constants.js";
+} from "../src/sns/constants.js";
 import {
   deriveDomainKey,
   deriveNftRecordKey,
   deriveRecordV1Key,
   deriveRecordV2Key,
   deriveTokenizedMint,
-} from "../../src/sns/derive.js";
+} from "../src/sns/derive.js";
 import {
   NON_CANONICAL_ENCODINGS,
   NON_CANONICAL_SMALL_ORDER_R,

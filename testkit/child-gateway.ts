@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compileProject } from "./compile.js";
 
-const OUT_DIR = fileURLToPath(new URL("../../node_modules/.cache/sns-gateway-test/", import.meta.url));
-const PROJECT = fileURLToPath(new URL("../../tsconfig.build.json", import.meta.url));
+const OUT_DIR = fileURLToPath(new URL("../node_modules/.cache/sns-gateway-test/", import.meta.url));
+const PROJECT = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
 
 let compiled: string | undefined;
 

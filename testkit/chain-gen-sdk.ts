@@ -124,7 +124,7 @@ export class SdkOracle {
   }
 
   static async start(): Promise<SdkOracle> {
-    const packageJson = fileURLToPath(new URL("../../package.json", import.meta.url));
+    const packageJson = fileURLToPath(new URL("../package.json", import.meta.url));
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { packageJson, sdkTypes: SDK_ERROR_TYPES } });
     await new Promise<void>((resolve, reject) => {
       worker.once("error", reject);

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { SnsError } from "../../src/sns/errors.js";
+import { SnsError } from "../src/sns/errors.js";
 
 /** Asserts that `run` throws an SnsError with `code`: the code is what callers map to a response. */
 export function expectCode(run: () => unknown, code: SnsError["code"]): void {

@@ -1,7 +1,7 @@
-import { type Env, loadConfig } from "../../src/config.js";
-import { type RunningGateway, startGateway } from "../../src/gateway.js";
-import type { Ledger } from "../../src/localnet/ledger.js";
-import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
+import { type Env, loadConfig } from "../src/config.js";
+import { type RunningGateway, startGateway } from "../src/gateway.js";
+import type { Ledger } from "../src/localnet/ledger.js";
+import { type Localnet, startLocalnet } from "../src/localnet/server.js";
 
 export interface Answer {
   readonly status: number;
