@@ -15,10 +15,12 @@ import { deriveDomainKey } from "../src/sns/derive.js";
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const key = (label: string, i: number) => bytesToAddress(sha256(utf8.encode(`${label}:${i}`)));
 const gc = (globalThis as { gc?: () => void }).gc;
-const heapMB = () => {
+const memoryMB = () => {
   gc?.();
-  return process.memoryUsage().heapUsed / 2 ** 20;
+  const { heapUsed, rss } = process.memoryUsage();
+  return { heap: heapUsed / 2 ** 20, rss: rss / 2 ** 20 };
 };
+const round1 = (mb: number) => Math.round(mb * 10) / 10;
 
 async function main(): Promise<void> {
   const ledger = new Ledger();
@@ -36,11 +38,11 @@ async function main(): Promise<void> {
 
   const localnet = await startLocalnet({ ledger });
   const gateway = await startGateway(loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }));
-  const before = heapMB();
+  const before = memoryMB();
   const started = performance.now();
   const first = await (await fetch(`${gateway.url}/domains/${holder}`)).json();
   const bootstrapMs = performance.now() - started;
-  const after = heapMB();
+  const after = memoryMB();
   const stats = localnet.stats;
 
   localnet.resetStats();
@@ -57,7 +59,9 @@ async function main(): Promise<void> {
         firstAnswer: first,
         bootstrapMs: Math.round(bootstrapMs),
         bootstrapRpc: { httpRequests: stats.httpRequests, methods: stats.methods },
-        heapGrowthMB: gc ? Math.round((after - before) * 10) / 10 : "run with --expose-gc",
+        heapGrowthMB: gc ? round1(after.heap - before.heap) : "run with --expose-gc",
+        // Localnet and gateway share this process: RSS also holds the localnet's answer buffers.
+        rssGrowthMB: round1(after.rss - before.rss),
         perRequestMs: Math.round(perRequestMs * 100) / 100,
         perRequestRpc: { httpRequests: steady.httpRequests / n, calls: steady.calls / n, methods: steady.methods },
       },

@@ -47,7 +47,8 @@ export class Ledger {
   readonly lead = { confirmed: 0, processed: 0 };
 
   readonly #accounts = new Map<string, LedgerAccount>();
-  readonly #byProgram = new Map<string, Set<string>>();
+  /** Program → its accounts, so a program scan never looks accounts up one by one. */
+  readonly #byProgram = new Map<string, Map<string, LedgerAccount>>();
   readonly #tokens = new TokenIndex();
   readonly transactions = new TransactionLog();
 
@@ -77,8 +78,8 @@ export class Ledger {
     this.deleteAccount(address);
     this.#accounts.set(address, account);
     let owned = this.#byProgram.get(account.owner);
-    if (!owned) this.#byProgram.set(account.owner, (owned = new Set()));
-    owned.add(address);
+    if (!owned) this.#byProgram.set(account.owner, (owned = new Map()));
+    owned.set(address, account);
     this.#tokens.add(address, account);
     return account;
   }
@@ -126,10 +127,8 @@ export class Ledger {
   }
 
   /** Accounts owned by `program`, in insertion order. */
-  *programAccounts(program: string): Generator<[string, LedgerAccount]> {
-    const owned = this.#byProgram.get(program);
-    if (!owned) return;
-    for (const address of owned) yield [address, this.#accounts.get(address)!];
+  programAccounts(program: string): IterableIterator<[string, LedgerAccount]> {
+    return (this.#byProgram.get(program) ?? new Map<string, LedgerAccount>()).entries();
   }
 
   /** Mint fields when `address` is an initialized mint owned by a token program. */

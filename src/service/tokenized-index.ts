@@ -14,6 +14,13 @@ const TRANSACTIONS_PER_ROUND = 10;
 const COMMITMENT = "confirmed";
 /** First-byte partitions of a bootstrap too large for one answer. */
 const PARTITIONS = 256;
+/**
+ * Partition scans sent together (they ride one JSON-RPC batch). Sending all
+ * 256 at once queues them on the node behind each other, and the last ones
+ * miss the RPC deadline although each is cheap: the whole bootstrap failed
+ * and was retried by the next request, again and again.
+ */
+const PARTITIONS_PER_ROUND = 16;
 
 /** Slice of an NFT record from its name account to its mint: tag and nonce are known from the filter. */
 const RECORD_SLICE = { offset: 2, length: NFT_RECORD_LEN - 2 };
@@ -108,8 +115,10 @@ export class TokenizedIndex {
     } catch (error) {
       if (!(error instanceof RpcError && error.kind === "too-large")) throw error;
       slot = 0;
-      const partitions = Array.from({ length: PARTITIONS }, (_, byte) => this.scan(entries, [byte]));
-      for (const partSlot of await Promise.all(partitions)) slot = Math.max(slot, partSlot);
+      for (let first = 0; first < PARTITIONS; first += PARTITIONS_PER_ROUND) {
+        const round = Array.from({ length: PARTITIONS_PER_ROUND }, (_, i) => this.scan(entries, [first + i]));
+        for (const partSlot of await Promise.all(round)) slot = Math.max(slot, partSlot);
+      }
     }
     this.byMint.clear();
     this.ambiguous.clear();

@@ -1,0 +1,110 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import type { Address } from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Localnet, Ledger, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, tokenizeDomain } from "../../src/localnet/index.js";
+import { ByteBudget } from "../../src/rpc/byte-budget.js";
+import { RpcEndpoint } from "../../src/rpc/endpoint.js";
+import { type RpcTransport, createHttpTransport, createTrustedDispatcher } from "../../src/rpc/transport.js";
+import { TokenizedIndex } from "../../src/service/tokenized-index.js";
+import { bytesToAddress, utf8 } from "../../src/sns/bytes.js";
+import type { ChainReader } from "../../src/sns/chain.js";
+import { NAME_TOKENIZER_ID } from "../../src/sns/constants.js";
+import { deriveDomainKey } from "../../src/sns/derive.js";
+
+// The index's bootstrap when one answer of every active NFT record would not
+// fit the answer budget: here the budget is made small instead of the ledger
+// large, so the 256-partition fallback runs over 3,000 records.
+
+const RECORDS = 3_000;
+const ANSWER_BYTES = 256 * 1024;
+const key = (label: string, i: number) => bytesToAddress(sha256(utf8.encode(`fallback:${label}:${i}`)));
+const collector = identity("collector").address;
+
+/** Calls per HTTP request and requests in flight, as the localnet receives them. */
+interface Traffic {
+  programScansPerRequest: number[];
+  maxInFlight: number;
+}
+
+function observed(inner: RpcTransport, traffic: Traffic): RpcTransport {
+  let inFlight = 0;
+  return {
+    url: inner.url,
+    maxResponseBytes: inner.maxResponseBytes,
+    async post(body, limits) {
+      const calls = [JSON.parse(body) as { method: string } | { method: string }[]].flat();
+      traffic.programScansPerRequest.push(calls.filter((call) => call.method === "getProgramAccounts").length);
+      traffic.maxInFlight = Math.max(traffic.maxInFlight, ++inFlight);
+      try {
+        return await inner.post(body, limits);
+      } finally {
+        inFlight--;
+      }
+    },
+  };
+}
+
+let localnet: Localnet;
+const dispatcher = createTrustedDispatcher();
+
+beforeAll(async () => {
+  const ledger = new Ledger();
+  for (let i = 0; i < RECORDS; i++) {
+    const nameAccount = key("name", i);
+    ledger.setAccount(key("record", i), {
+      owner: NAME_TOKENIZER_ID,
+      data: encodeNftRecord({ tag: 2, nonce: 255, nameAccount, owner: nameAccount, nftMint: key("mint", i) }),
+    });
+  }
+  // Inactive records are not indexed, whatever their mint.
+  for (let i = 0; i < 50; i++) {
+    const nameAccount = key("gone", i);
+    ledger.setAccount(key("inactive", i), {
+      owner: NAME_TOKENIZER_ID,
+      data: encodeNftRecord({ tag: 3, nonce: 255, nameAccount, owner: nameAccount, nftMint: key("gone-mint", i) }),
+    });
+  }
+  for (const { address, account } of buildDomainAccounts({ name: "gallery", owner: collector })) ledger.setAccount(address, account);
+  tokenizeDomain(ledger, { domainKey: deriveDomainKey("gallery"), holder: collector });
+  localnet = await startLocalnet({ ledger });
+});
+afterAll(async () => {
+  await localnet.close();
+  await dispatcher.close();
+});
+
+function endpointWith(traffic: Traffic, answerBytes: number): RpcEndpoint {
+  const budget = new ByteBudget(answerBytes);
+  const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 30_000, maxResponseBytes: answerBytes, budget });
+  return new RpcEndpoint(
+    observed(transport, traffic),
+    { commitment: "processed", maxKeysPerCall: 100, maxCallsPerRequest: 20, maxInFlight: 1, windowMs: 4, maxQueuedKeys: 100_000 },
+    { bytesPerAccount: 1024 * 1024, maxAnswerBytes: answerBytes },
+  );
+}
+
+describe("tokenized index bootstrap over an answer budget", () => {
+  it("falls back to 256 first-byte scans, a bounded number per request, and indexes every active record", async () => {
+    const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
+    const endpoint = endpointWith(traffic, ANSWER_BYTES);
+    const index = new TokenizedIndex(endpoint);
+    const names = await index.source(endpoint as ChainReader, collector as Address);
+
+    expect(names).toEqual([deriveDomainKey("gallery")]);
+    expect(index.stats).toMatchObject({ records: RECORDS + 1, bootstraps: 1 });
+    const scans = traffic.programScansPerRequest;
+    // The wallet's token query, the whole-program scan refused as too large, then 256 partitions.
+    expect(scans.reduce((a, b) => a + b, 0)).toBe(1 + 1 + 256);
+    expect(Math.max(...scans)).toBeLessThanOrEqual(16);
+    expect(scans.filter((n) => n > 0).length).toBeGreaterThanOrEqual(256 / 16);
+  });
+
+  it("answers the same with one whole-program scan when the answer fits", async () => {
+    const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
+    const endpoint = endpointWith(traffic, 16 * 1024 * 1024);
+    const index = new TokenizedIndex(endpoint);
+    expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([deriveDomainKey("gallery")]);
+    expect(index.stats.records).toBe(RECORDS + 1);
+    expect(traffic.programScansPerRequest.reduce((a, b) => a + b, 0)).toBe(2);
+  });
+});
