@@ -1,10 +1,10 @@
-import { Connection, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveDomainKey } from "../../src/sns/derive.js";
 import { type Tally, count } from "../../testkit/differential.js";
 import { createRng, freshSeed } from "../../testkit/rng.js";
 import { sdk } from "../../testkit/sdk.js";
 import { type Stack, startStack } from "../../testkit/stack.js";
+import { type SdkWalletCall, SdkWalletOracle } from "../../testkit/wallet-sdk.js";
 import { WALLET_LABELS, type WalletState, buildWalletLedger, generateWalletStates } from "../../testkit/wallet-gen.js";
 
 /*
@@ -34,11 +34,21 @@ const seeds = envSeed ? [Number(envSeed)] : [FIXED_SEED, freshSeed()];
 const perSeed = process.env.DIFF_COUNT ? Number(process.env.DIFF_COUNT) : envSeed ? 1000 : 500;
 for (const seed of seeds) if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`bad DIFF_SEED ${envSeed}`);
 
+/**
+ * States per ledger. Program scans (every `/domains` and `/subdomains`, and
+ * the SDK's) read every account of the program, so one ledger of all states
+ * would make the run quadratic in the number of states.
+ */
+const STATES_PER_LEDGER = 125;
+
 interface Case {
   readonly seed: number;
   readonly state: WalletState;
+  readonly shard: number;
 }
-const cases: Case[] = seeds.flatMap((seed) => generateWalletStates(createRng(seed), perSeed).map((state) => ({ seed, state })));
+const cases: Case[] = seeds
+  .flatMap((seed) => generateWalletStates(createRng(seed), perSeed).map((state) => ({ seed, state })))
+  .map((c, i) => ({ ...c, shard: Math.floor(i / STATES_PER_LEDGER) }));
 console.info(`differential wallet routes: seeds ${seeds.join(", ")} × ${perSeed} states (reproduce with DIFF_SEED=<seed>)`);
 
 interface Outcome {
@@ -48,26 +58,29 @@ interface Outcome {
 const ok = (result: unknown): Outcome => ({ status: 200, body: { s: "ok", result } });
 const failure = (status: number, result: string): Outcome => ({ status, body: { s: "error", result } });
 
-/** Upstream's answer for what an SDK call returned or threw (§7.5 rows 3, 9, 10, 12). */
-async function upstream(run: () => Promise<unknown>, notFound = "Resource not found"): Promise<Outcome> {
-  try {
-    return ok(JSON.parse(JSON.stringify(await run())));
-  } catch (thrown) {
-    const type = (thrown as { type?: string }).type;
-    if (type === "FavouriteDomainNotFound") return ok(null);
-    if (type === "AccountDoesNotExist" || type === "NoAccountData" || type === "NftRecordNotFound") return failure(404, notFound);
-    if (type === "InvalidRecordData" || type === "RecordMalformed" || type === "WrongValidation" || type === "InvalidRoA") {
+/** Upstream's answer for what the SDK returned or threw (§7.5 rows 3, 9, 10, 12). */
+async function upstream(c: Case, call: SdkWalletCall, notFound = "Resource not found"): Promise<Outcome> {
+  const outcome = await oracle.run(stacks[c.shard]!.localnet.url, call);
+  if (outcome.ok) return ok(outcome.value);
+  switch (outcome.type) {
+    case "FavouriteDomainNotFound":
+      return ok(null);
+    case "AccountDoesNotExist":
+    case "NoAccountData":
+    case "NftRecordNotFound":
+      return failure(404, notFound);
+    case "InvalidRecordData":
+    case "RecordMalformed":
+    case "WrongValidation":
+    case "InvalidRoA":
       return failure(422, "Record is malformed");
-    }
-    return failure(500, "Internal error");
+    default:
+      return failure(500, "Internal error");
   }
 }
 
-const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-const pk = (address: string) => new PublicKey(address);
-
-let stack: Stack;
-let connection: Connection;
+const stacks: Stack[] = [];
+let oracle: SdkWalletOracle;
 
 async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -86,7 +99,7 @@ interface Mismatch {
 const mismatches: Mismatch[] = [];
 
 async function compare(route: string, c: Case, expected: Outcome | Promise<Outcome>): Promise<void> {
-  const [want, answer] = await Promise.all([expected, stack.get(route)]);
+  const [want, answer] = await Promise.all([expected, stacks[c.shard]!.get(route)]);
   const actual = { status: answer.status, body: answer.body ?? answer.text };
   if (JSON.stringify(actual) !== JSON.stringify(want)) mismatches.push({ route, c, expected: want, actual });
 }
@@ -105,32 +118,18 @@ function report(): string {
   );
 }
 
-/** The SDK's registry-owned names with a reverse, then its tokenized names, each group by key. */
-async function sdkDomains(wallet: string): Promise<Outcome> {
-  return upstream(async () => {
-    const keys = await sdk.getAllDomains(connection, pk(wallet));
-    const reverses = await sdk.reverseLookupBatch(connection, keys);
-    const direct = keys.flatMap((key, i) => (reverses[i] ? [{ domain: reverses[i], key: key.toBase58() }] : [])).sort(byKey);
-    const tokenized = (await sdk.getTokenizedDomains(connection, pk(wallet)))
-      .map((entry) => ({ domain: entry.reverse, key: entry.key.toBase58() }))
-      .sort(byKey);
-    return [...direct, ...tokenized];
-  });
-}
-
-function sdkReverseLookup(key: string): Promise<Outcome> {
-  return upstream(async () => {
-    const { registry } = await sdk.NameRegistryState.retrieve(connection, pk(key));
-    const isSub = !registry.parentName.equals(sdk.ROOT_DOMAIN_ACCOUNT);
-    return sdk.reverseLookup(connection, pk(key), isSub ? registry.parentName : undefined);
-  }, "Account not found");
-}
-
 beforeAll(async () => {
-  stack = await startStack(buildWalletLedger(cases.map((c) => c.state)));
-  connection = new Connection(stack.localnet.url, "processed");
+  oracle = await SdkWalletOracle.start();
+  const shards = Math.ceil(cases.length / STATES_PER_LEDGER);
+  for (let shard = 0; shard < shards; shard++) {
+    const states = cases.filter((c) => c.shard === shard).map((c) => c.state);
+    stacks.push(await startStack(buildWalletLedger(states)));
+  }
 });
-afterAll(() => stack?.close());
+afterAll(async () => {
+  await oracle?.close();
+  await Promise.all(stacks.map((stack) => stack.close()));
+});
 
 describe(`wallet routes equal the SDK over ${cases.length} generated wallet states`, () => {
   it("covers every labelled case at least 10 times", () => {
@@ -146,28 +145,27 @@ describe(`wallet routes equal the SDK over ${cases.length} generated wallet stat
       const lookups = { found: 0, missing: 0 };
       await mapLimit(cases, CONCURRENCY, async (c) => {
         const { state } = c;
+        const primary = state.brokenPrimary
+          ? failure(422, "Record is malformed")
+          : upstream(c, { op: "favorite", wallet: state.wallet });
         const jobs: Promise<void>[] = [
-          compare(`/domains/${state.wallet}`, c, sdkDomains(state.wallet)),
-          compare(
-            `/primary-domain/${state.wallet}`,
-            c,
-            state.brokenPrimary
-              ? failure(422, "Record is malformed")
-              : upstream(() => sdk.getFavoriteDomain(connection, pk(state.wallet))),
-          ),
-          compare(`/favorite-domain/${state.wallet}`, c, state.brokenPrimary ? failure(422, "Record is malformed") : upstream(() => sdk.getFavoriteDomain(connection, pk(state.wallet)))),
+          compare(`/domains/${state.wallet}`, c, upstream(c, { op: "domains", wallet: state.wallet })),
+          compare(`/primary-domain/${state.wallet}`, c, primary),
+          compare(`/favorite-domain/${state.wallet}`, c, primary),
         ];
         for (const name of state.lookups) {
           const key = deriveDomainKey(name);
+          // Pure derivations: the SDK in this thread.
           jobs.push(compare(`/domain-key/${name}`, c, ok(sdk.getDomainKeySync(name).pubkey.toBase58())));
           jobs.push(compare(`/reverse-key/${name}`, c, ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58())));
-          const expected = await sdkReverseLookup(key);
-          if (expected.status === 200) lookups.found++;
-          else lookups.missing++;
-          jobs.push(compare(`/reverse-lookup/${key}`, c, expected));
+          const expected = upstream(c, { op: "reverseLookup", key }, "Account not found");
+          jobs.push(
+            compare(`/reverse-lookup/${key}`, c, expected),
+            expected.then(({ status }) => void (status === 200 ? lookups.found++ : lookups.missing++)),
+          );
         }
         for (const parent of state.parents) {
-          jobs.push(compare(`/subdomains/${parent}`, c, upstream(() => sdk.findSubdomains(connection, pk(deriveDomainKey(parent))))));
+          jobs.push(compare(`/subdomains/${parent}`, c, upstream(c, { op: "subdomains", parentKey: deriveDomainKey(parent) })));
         }
         await Promise.all(jobs);
       });
@@ -185,13 +183,15 @@ describe(`wallet routes equal the SDK over ${cases.length} generated wallet stat
       const batches: Case[][] = [];
       for (let i = 0; i < cases.length; ) {
         const size = rng.int(1, 30);
-        batches.push(cases.slice(i, i + size));
-        i += size;
+        const batch = cases.slice(i, i + size).filter((c) => c.shard === cases[i]!.shard);
+        batches.push(batch);
+        i += batch.length;
       }
       let nonNull = 0;
       await mapLimit(batches, CONCURRENCY, async (batch) => {
         const healthy = batch.filter((c) => !c.state.brokenPrimary);
-        const names = healthy.length > 0 ? await sdk.getMultipleFavoriteDomains(connection, healthy.map((c) => pk(c.state.wallet))) : [];
+        const sdkBatch = healthy.length > 0 ? await upstream(batch[0]!, { op: "multipleFavorites", wallets: healthy.map((c) => c.state.wallet) }) : ok([]);
+        const names = (sdkBatch.body as { result: (string | null)[] }).result;
         const byCase = new Map(healthy.map((c, i) => [c, names[i] ?? null]));
         const expected = batch.map((c) => byCase.get(c) ?? null);
         nonNull += expected.filter((name) => name !== null).length;

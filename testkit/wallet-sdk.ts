@@ -1,0 +1,151 @@
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+
+/*
+ * The official SDK's wallet functions (3.0.26, its ESM build, over web3.js
+ * Connections at commitment "processed", as upstream builds them) in a
+ * worker thread, so their pure-JS key derivations run beside the localnet
+ * and the gateway instead of queueing behind them. Each call answers what
+ * upstream would serialize, or the type of the error the SDK threw.
+ */
+
+export type SdkWalletCall =
+  | { readonly op: "domains"; readonly wallet: string }
+  | { readonly op: "favorite"; readonly wallet: string }
+  | { readonly op: "multipleFavorites"; readonly wallets: readonly string[] }
+  | { readonly op: "reverseLookup"; readonly key: string }
+  | { readonly op: "subdomains"; readonly parentKey: string };
+
+export type SdkWalletOutcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly type: string | undefined; readonly detail: string };
+
+// Plain CommonJS source: a function's toString would carry the test
+// transformer's rewrites into the worker.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { createRequire } = require("node:module");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+
+const packageRequire = createRequire(workerData.packageJson);
+const web3 = packageRequire("@solana/web3.js");
+const sdkEntry = path.join(path.dirname(packageRequire.resolve("@bonfida/spl-name-service")), "..", "esm", "index.mjs");
+const connections = new Map();
+
+// A pure function of its seeds and program: caching it changes no outcome.
+const findProgramAddressSync = web3.PublicKey.findProgramAddressSync;
+const derived = new Map();
+web3.PublicKey.findProgramAddressSync = function (seeds, programId) {
+  const key = seeds.map((seed) => Buffer.from(seed).toString("hex")).join(".") + "@" + programId.toBase58();
+  let found = derived.get(key);
+  if (!found) {
+    found = findProgramAddressSync.call(this, seeds, programId);
+    derived.set(key, found);
+  }
+  return [found[0], found[1]];
+};
+
+function connectionTo(url) {
+  let connection = connections.get(url);
+  if (!connection) {
+    connection = new web3.Connection(url, "processed");
+    connections.set(url, connection);
+  }
+  return connection;
+}
+
+const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const pk = (text) => new web3.PublicKey(text);
+
+import(pathToFileURL(sdkEntry).href).then((sdk) => {
+  const ops = {
+    // Registry-owned names with a reverse, then tokenized ones, each sorted by key (the gateway's order).
+    async domains(c, { wallet }) {
+      const keys = await sdk.getAllDomains(c, pk(wallet));
+      const reverses = await sdk.reverseLookupBatch(c, keys);
+      const direct = keys.flatMap((key, i) => (reverses[i] ? [{ domain: reverses[i], key: key.toBase58() }] : [])).sort(byKey);
+      const tokenized = (await sdk.getTokenizedDomains(c, pk(wallet)))
+        .map((entry) => ({ domain: entry.reverse, key: entry.key.toBase58() }))
+        .sort(byKey);
+      return [...direct, ...tokenized];
+    },
+    favorite: (c, { wallet }) => sdk.getFavoriteDomain(c, pk(wallet)),
+    multipleFavorites: (c, { wallets }) => sdk.getMultipleFavoriteDomains(c, wallets.map(pk)),
+    // The proxy's /reverse-lookup: the registry for the parent, then the reverse.
+    async reverseLookup(c, { key }) {
+      const { registry } = await sdk.NameRegistryState.retrieve(c, pk(key));
+      const isSub = !registry.parentName.equals(sdk.ROOT_DOMAIN_ACCOUNT);
+      return sdk.reverseLookup(c, pk(key), isSub ? registry.parentName : undefined);
+    },
+    subdomains: (c, { parentKey }) => sdk.findSubdomains(c, pk(parentKey)),
+  };
+  parentPort.on("message", ({ id, url, call }) => {
+    Promise.resolve()
+      .then(() => ops[call.op](connectionTo(url), call))
+      .then(
+        (value) => parentPort.postMessage({ id, outcome: { ok: true, value: JSON.parse(JSON.stringify(value ?? null)) } }),
+        (error) => {
+          const type = error !== null && typeof error === "object" && typeof error.type === "string" ? error.type : undefined;
+          const detail = error instanceof Error ? error.name + ": " + error.message : String(error);
+          parentPort.postMessage({ id, outcome: { ok: false, type, detail } });
+        },
+      );
+  });
+  parentPort.postMessage({ ready: true });
+});
+`;
+
+interface Reply {
+  readonly id?: number;
+  readonly outcome?: SdkWalletOutcome;
+  readonly ready?: boolean;
+}
+
+export class SdkWalletOracle {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(outcome: SdkWalletOutcome): void; reject(error: unknown): void }>();
+  #nextId = 0;
+  #failure: unknown;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on("message", (reply: Reply) => {
+      if (reply.id === undefined || !reply.outcome) return;
+      this.#pending.get(reply.id)?.resolve(reply.outcome);
+      this.#pending.delete(reply.id);
+    });
+    const fail = (error: unknown) => {
+      this.#failure = error;
+      for (const pending of this.#pending.values()) pending.reject(error);
+      this.#pending.clear();
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`SDK worker exited with code ${code}`)));
+  }
+
+  static async start(): Promise<SdkWalletOracle> {
+    const packageJson = fileURLToPath(new URL("../package.json", import.meta.url));
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { packageJson } });
+    await new Promise<void>((resolve, reject) => {
+      worker.once("error", reject);
+      worker.once("message", (reply: Reply) => (reply.ready ? resolve() : reject(new Error("SDK worker did not start"))));
+    });
+    return new SdkWalletOracle(worker);
+  }
+
+  /** Runs `call` against the RPC at `rpcUrl`. */
+  run(rpcUrl: string, call: SdkWalletCall): Promise<SdkWalletOutcome> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ id, url: rpcUrl, call });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#worker.removeAllListeners("exit");
+    await this.#worker.terminate();
+  }
+}
