@@ -1,13 +1,15 @@
 import * as untypedSdk from "@bonfida/spl-name-service";
 import { Connection, PublicKey } from "@solana/web3.js";
+import { pathToFileURL } from "node:url";
 import { loadConfig } from "../src/config.js";
 import { startGateway } from "../src/gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
 import { deriveDomainKey } from "../src/sns/derive.js";
 
 /*
- * `npm run bench:routes`: the wallet and reverse routes against the SDK
- * functions upstream calls, on the demo ledger, same localnet, same run.
+ * The wallet and reverse routes against the SDK functions upstream calls, on
+ * the demo ledger, same localnet, same run: a section of `npm run bench`,
+ * and on its own `npm run bench:routes`.
  * Per route: sequential round trips (wall time of one request at 50 ms RPC
  * latency ÷ 50), JSON-RPC calls and HTTP requests per request, and req/s
  * at 20 ms latency with 16 concurrent clients (gateway over HTTP; the SDK
@@ -24,6 +26,8 @@ const sdk = untypedSdk as unknown as {
   reverseLookupBatch(c: Connection, keys: PublicKey[]): Promise<unknown>;
   getTokenizedDomains(c: Connection, w: PublicKey): Promise<unknown>;
   findSubdomains(c: Connection, parent: PublicKey): Promise<string[]>;
+  getDomainKeySync(domain: string): { pubkey: PublicKey };
+  getReverseKeySync(domain: string, isSub?: boolean): PublicKey;
 };
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_S ?? 4) * 1000;
@@ -38,16 +42,27 @@ interface Case {
   readonly sdk: (c: Connection) => Promise<unknown>;
 }
 
+const reverseLookupSdk = async (c: Connection, name: string) => {
+  const key = pk(deriveDomainKey(name));
+  const { registry } = await sdk.NameRegistryState.retrieve(c, key);
+  const sub = !registry.parentName.equals(sdk.ROOT_DOMAIN_ACCOUNT);
+  return sdk.reverseLookup(c, key, sub ? registry.parentName : undefined);
+};
+
+const domainsSdk = async (c: Connection, wallet: string) => {
+  const owner = pk(wallet);
+  const [keys, tokenized] = await Promise.all([sdk.getAllDomains(c, owner), sdk.getTokenizedDomains(c, owner)]);
+  return [await sdk.reverseLookupBatch(c, keys), tokenized];
+};
+
 const CASES: Case[] = [
+  { route: "/domain-key (subdomain)", path: "/domain-key/dex.bonfida", sdk: async () => sdk.getDomainKeySync("dex.bonfida").pubkey },
+  { route: "/reverse-key (subdomain)", path: "/reverse-key/dex.bonfida", sdk: async () => sdk.getReverseKeySync("dex.bonfida", true) },
+  { route: "/reverse-lookup", path: `/reverse-lookup/${deriveDomainKey("plain")}`, sdk: (c) => reverseLookupSdk(c, "plain") },
   {
     route: "/reverse-lookup (subdomain)",
     path: `/reverse-lookup/${deriveDomainKey("dex.bonfida")}`,
-    sdk: async (c) => {
-      const key = pk(deriveDomainKey("dex.bonfida"));
-      const { registry } = await sdk.NameRegistryState.retrieve(c, key);
-      const sub = !registry.parentName.equals(sdk.ROOT_DOMAIN_ACCOUNT);
-      return sdk.reverseLookup(c, key, sub ? registry.parentName : undefined);
-    },
+    sdk: (c) => reverseLookupSdk(c, "dex.bonfida"),
   },
   { route: "/primary-domain (tokenized)", path: `/primary-domain/${wallets[2]}`, sdk: (c) => sdk.getFavoriteDomain(c, pk(wallets[2]!)) },
   { route: "/primary-domain (subdomain)", path: `/primary-domain/${wallets[4]}`, sdk: (c) => sdk.getFavoriteDomain(c, pk(wallets[4]!)) },
@@ -56,15 +71,8 @@ const CASES: Case[] = [
     path: `/multiple-primary-domains/${hundred.join(",")}`,
     sdk: (c) => sdk.getMultipleFavoriteDomains(c, hundred.map(pk)),
   },
-  {
-    route: "/domains",
-    path: `/domains/${wallets[0]}`,
-    sdk: async (c) => {
-      const owner = pk(wallets[0]!);
-      const [keys, tokenized] = await Promise.all([sdk.getAllDomains(c, owner), sdk.getTokenizedDomains(c, owner)]);
-      return [await sdk.reverseLookupBatch(c, keys), tokenized];
-    },
-  },
+  { route: "/domains (registry-owned)", path: `/domains/${wallets[0]}`, sdk: (c) => domainsSdk(c, wallets[0]!) },
+  { route: "/domains (tokenized)", path: `/domains/${wallets[2]}`, sdk: (c) => domainsSdk(c, wallets[2]!) },
   { route: "/subdomains", path: "/subdomains/bonfida", sdk: (c) => sdk.findSubdomains(c, pk(deriveDomainKey("bonfida"))) },
 ];
 
@@ -82,7 +90,26 @@ async function throughput(run: () => Promise<unknown>): Promise<number> {
   return done / (DURATION_MS / 1000);
 }
 
-async function main(): Promise<void> {
+export interface RouteRow {
+  readonly route: string;
+  readonly side: "gateway" | "SDK";
+  /** Wall time of one request at 50 ms RPC latency, in units of 50 ms. */
+  readonly roundTrips: number;
+  readonly calls: number;
+  readonly httpRequests: number;
+  /** At 20 ms RPC latency, 16 concurrent clients. */
+  readonly rps: number;
+}
+
+export interface RouteSection {
+  readonly rows: RouteRow[];
+  /** Gateway req/s ÷ SDK req/s per route. */
+  readonly ratios: Record<string, number>;
+  readonly table: string;
+}
+
+/** Measures every route, gateway then SDK, on one localnet. */
+export async function runRouteSection(): Promise<RouteSection> {
   const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
   const localnet = await startLocalnet({ ledger });
   const gateway = await startGateway(loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }));
@@ -91,33 +118,47 @@ async function main(): Promise<void> {
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     return response.json();
   };
-  const rows: string[][] = [["route", "side", "round trips", "calls/req", "HTTP/req", "req/s @20ms c16", "ratio"]];
-  for (const c of CASES) {
-    await get(c.path); // warm the index and memos
-    const measure = async (side: string, run: () => Promise<unknown>) => {
-      localnet.setLatency(50);
-      localnet.resetStats();
-      const started = performance.now();
-      await run();
-      const roundTrips = Math.round((performance.now() - started) / 50);
-      const { calls, httpRequests } = localnet.stats;
-      localnet.setLatency(20);
-      const rps = await throughput(run);
-      return { side, roundTrips, calls, httpRequests, rps };
-    };
-    const gw = await measure("gateway", () => get(c.path));
-    const base = await measure("SDK", () => c.sdk(new Connection(localnet.url, "processed")));
-    for (const r of [gw, base]) {
-      rows.push([c.route, r.side, `${r.roundTrips}`, `${r.calls}`, `${r.httpRequests}`, r.rps.toFixed(0), r === gw ? `×${(gw.rps / base.rps).toFixed(2)}` : ""]);
+  const rows: RouteRow[] = [];
+  const ratios: Record<string, number> = {};
+  try {
+    for (const c of CASES) {
+      await get(c.path); // warm the index and memos
+      const measure = async (side: RouteRow["side"], run: () => Promise<unknown>): Promise<RouteRow> => {
+        localnet.setLatency(50);
+        localnet.resetStats();
+        const started = performance.now();
+        await run();
+        const roundTrips = Math.round((performance.now() - started) / 50);
+        const { calls, httpRequests } = localnet.stats;
+        localnet.setLatency(20);
+        const rps = await throughput(run);
+        return { route: c.route, side, roundTrips, calls, httpRequests, rps: Math.round(rps) };
+      };
+      const gw = await measure("gateway", () => get(c.path));
+      const base = await measure("SDK", () => c.sdk(new Connection(localnet.url, "processed")));
+      rows.push(gw, base);
+      ratios[c.route] = Math.round((gw.rps / base.rps) * 100) / 100;
     }
+  } finally {
+    await gateway.close();
+    await localnet.close();
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
-  await gateway.close();
-  await localnet.close();
+  const cells = [["route", "side", "round trips", "calls/req", "HTTP/req", "req/s @20ms c16", "ratio"]];
+  for (const r of rows) {
+    const ratio = r.side === "gateway" ? `×${ratios[r.route]!.toFixed(2)}` : "";
+    cells.push([r.route, r.side, `${r.roundTrips}`, `${r.calls}`, `${r.httpRequests}`, `${r.rps}`, ratio]);
+  }
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  const table = cells.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")).join("\n");
+  return { rows, ratios, table };
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runRouteSection().then(
+    (section) => console.log(section.table),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -7,6 +7,7 @@ import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
 import { type Expected, type Mismatch, fetchAll, runLoad } from "./load.js";
 import { summarizeProfile } from "./profile.js";
+import { type RouteSection, runRouteSection } from "./routes.js";
 import {
   type ServerName,
   type ServerRun,
@@ -55,6 +56,8 @@ const options = {
   gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStartFlags(),
   /** Keep the gateways' request logs (server-side latency per request) in this directory instead of /dev/null. */
   gatewayLogDir: process.env.BENCH_GATEWAY_LOG_DIR?.trim() || undefined,
+  /** BENCH_ROUTES=0 skips the wallet and reverse routes section (`npm run bench:routes` runs only it). */
+  routes: process.env.BENCH_ROUTES?.trim() !== "0",
 };
 
 interface Setting {
@@ -497,6 +500,14 @@ async function main(): Promise<void> {
       for (const p of profiles) console.log(`${p.file}\n${p.summary}\n`);
     }
 
+    // Section 2: the wallet and reverse routes vs the SDK functions, once the resolution servers are stopped.
+    let routes: RouteSection | undefined;
+    if (options.routes) {
+      log("routes: wallet and reverse routes vs the SDK functions (demo ledger, 20 ms, c16)");
+      routes = await runRouteSection();
+      console.log(`\n${routes.table}\n`);
+    }
+
     mkdirSync(RESULTS_DIR, { recursive: true });
     const report = {
       generatedAt: new Date().toISOString(),
@@ -522,6 +533,7 @@ async function main(): Promise<void> {
       memory,
       targets: checks,
       profiles: profiles.map((p) => p.file),
+      ...(routes && { routes: { rows: routes.rows, ratios: routes.ratios } }),
     };
     writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
     log(`wrote ${options.out} (${round((Date.now() - startedAt) / 1000)} s in all)`);
