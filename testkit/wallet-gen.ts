@@ -88,10 +88,10 @@ export interface WalletState {
 /** 0–30 names, most wallets holding a few and some many. */
 function domainCount(rng: Rng): number {
   const roll = rng.next();
-  if (roll < 0.12) return 0;
-  if (roll < 0.75) return rng.int(1, 6);
-  if (roll < 0.92) return rng.int(7, 15);
-  return rng.int(16, 30);
+  if (roll < 0.1) return 0;
+  if (roll < 0.75) return rng.int(1, 4);
+  if (roll < 0.94) return rng.int(5, 12);
+  return rng.int(13, 30);
 }
 
 function generateState(rng: Rng, tag: string, index: number): WalletState {
@@ -145,7 +145,7 @@ function generateState(rng: Rng, tag: string, index: number): WalletState {
         owned.push(label);
         break;
     }
-    if (rng.bool(0.3)) lookups.push(label);
+    if (rng.bool(0.2)) lookups.push(label);
   }
 
   // Subdomains of some registry-owned names, with and without reverses, some owned by others.

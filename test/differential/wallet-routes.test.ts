@@ -153,11 +153,13 @@ describe(`wallet routes equal the SDK over ${cases.length} generated wallet stat
           compare(`/primary-domain/${state.wallet}`, c, primary),
           compare(`/favorite-domain/${state.wallet}`, c, primary),
         ];
-        for (const name of state.lookups) {
+        for (const [i, name] of state.lookups.entries()) {
           const key = deriveDomainKey(name);
-          // Pure derivations: the SDK in this thread.
-          jobs.push(compare(`/domain-key/${name}`, c, ok(sdk.getDomainKeySync(name).pubkey.toBase58())));
-          jobs.push(compare(`/reverse-key/${name}`, c, ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58())));
+          if (i === 0) {
+            // Pure derivations, by the SDK in this thread: one name per state is plenty.
+            jobs.push(compare(`/domain-key/${name}`, c, ok(sdk.getDomainKeySync(name).pubkey.toBase58())));
+            jobs.push(compare(`/reverse-key/${name}`, c, ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58())));
+          }
           const expected = upstream(c, { op: "reverseLookup", key }, "Account not found");
           jobs.push(
             compare(`/reverse-lookup/${key}`, c, expected),
