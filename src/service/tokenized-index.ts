@@ -25,6 +25,13 @@ const PARTITIONS_PER_ROUND = 16;
 /** Slice of an NFT record from its name account to its mint: tag and nonce are known from the filter. */
 const RECORD_SLICE = { offset: 2, length: NFT_RECORD_LEN - 2 };
 
+/**
+ * The whole-program answer is over the answer limit (for good: later rebuilds
+ * skip it), or over what is left of the answer memory while other answers are
+ * held (this time): either way its partitions fit.
+ */
+const doesNotFit = (error: unknown) => error instanceof RpcError && (error.kind === "too-large" || error.kind === "overloaded");
+
 interface CatchUp {
   readonly done: Promise<void>;
   /** Every tokenizer transaction at or below this slot is reflected once `done` settles. */
@@ -56,6 +63,8 @@ export class TokenizedIndex {
   private syncedSlot = -1;
   private ready: Promise<void> | undefined;
   private latest: CatchUp | undefined;
+  /** Set once the whole-program answer was too large: later rebuilds go straight to partitions. */
+  private partitioned = false;
   private counters = { bootstraps: 0, catchUps: 0 };
 
   constructor(private readonly endpoint: RpcEndpoint) {}
@@ -108,12 +117,17 @@ export class TokenizedIndex {
     this.counters.bootstraps++;
     // The cursor is taken first: whatever happens after it is replayed by the next catch-up.
     const [newest] = await this.endpoint.getSignaturesForAddress(NAME_TOKENIZER_ID, { limit: 1, commitment: COMMITMENT });
-    let slot: number;
     const entries: [Address, Address][] = [];
-    try {
-      slot = await this.scan(entries, []);
-    } catch (error) {
-      if (!(error instanceof RpcError && error.kind === "too-large")) throw error;
+    let slot: number | undefined;
+    if (!this.partitioned) {
+      try {
+        slot = await this.scan(entries, []);
+      } catch (error) {
+        if (!doesNotFit(error)) throw error;
+        if ((error as RpcError).kind === "too-large") this.partitioned = true;
+      }
+    }
+    if (slot === undefined) {
       slot = 0;
       for (let first = 0; first < PARTITIONS; first += PARTITIONS_PER_ROUND) {
         const round = Array.from({ length: PARTITIONS_PER_ROUND }, (_, i) => this.scan(entries, [first + i]));

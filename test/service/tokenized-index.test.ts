@@ -45,10 +45,11 @@ function observed(inner: RpcTransport, traffic: Traffic): RpcTransport {
 }
 
 let localnet: Localnet;
+let ledger: Ledger;
 const dispatcher = createTrustedDispatcher();
 
 beforeAll(async () => {
-  const ledger = new Ledger();
+  ledger = new Ledger();
   for (let i = 0; i < RECORDS; i++) {
     const nameAccount = key("name", i);
     ledger.setAccount(key("record", i), {
@@ -73,8 +74,9 @@ afterAll(async () => {
   await dispatcher.close();
 });
 
-function endpointWith(traffic: Traffic, answerBytes: number): RpcEndpoint {
-  const budget = new ByteBudget(answerBytes);
+/** `answerBytes` limits one answer; `memoryBytes` (default the same) the answers held at once. */
+function endpointWith(traffic: Traffic, answerBytes: number, memoryBytes = answerBytes): RpcEndpoint {
+  const budget = new ByteBudget(memoryBytes);
   const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 30_000, maxResponseBytes: answerBytes, budget });
   return new RpcEndpoint(
     observed(transport, traffic),
@@ -97,6 +99,24 @@ describe("tokenized index bootstrap over an answer budget", () => {
     expect(scans.reduce((a, b) => a + b, 0)).toBe(1 + 1 + 256);
     expect(Math.max(...scans)).toBeLessThanOrEqual(16);
     expect(scans.filter((n) => n > 0).length).toBeGreaterThanOrEqual(256 / 16);
+
+    // A rebuild (a backlog of 200 tokenizer transactions) skips the whole-program scan it knows is too large.
+    for (let i = 0; i < 200; i++) {
+      ledger.transact({ feePayer: collector, programs: [NAME_TOKENIZER_ID], writes: new Map() });
+    }
+    traffic.programScansPerRequest.length = 0;
+    await index.syncTo(ledger.slotAt("confirmed"));
+    expect(index.stats).toMatchObject({ records: RECORDS + 1, bootstraps: 2 });
+    expect(traffic.programScansPerRequest.reduce((a, b) => a + b, 0)).toBe(256);
+  });
+
+  it("also partitions when the whole answer fits its limit but not the answer memory left", async () => {
+    const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
+    const endpoint = endpointWith(traffic, 16 * 1024 * 1024, ANSWER_BYTES);
+    const index = new TokenizedIndex(endpoint);
+    expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([deriveDomainKey("gallery")]);
+    expect(index.stats.records).toBe(RECORDS + 1);
+    expect(traffic.programScansPerRequest.reduce((a, b) => a + b, 0)).toBe(1 + 1 + 256);
   });
 
   it("answers the same with one whole-program scan when the answer fits", async () => {
