@@ -1,5 +1,5 @@
 import { type Env, loadConfig } from "../src/config.js";
-import { type RunningGateway, startGateway } from "../src/gateway.js";
+import { type RunningGateway, startGateway } from "../src/platform/node-gateway.js";
 import type { Ledger } from "../src/localnet/ledger.js";
 import { type Localnet, startLocalnet } from "../src/localnet/server.js";
 

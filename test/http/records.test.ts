@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { type RunningGateway, startGateway } from "../../src/gateway.js";
+import { type RunningGateway, startGateway } from "../../src/platform/node-gateway.js";
 import { Ledger, buildDomainAccounts, identity } from "../../src/localnet/index.js";
 import { addressToBytes, utf8 } from "../../src/sns/bytes.js";
 import { GUARDIAN_KEY, NAME_PROGRAM_ID } from "../../src/sns/constants.js";

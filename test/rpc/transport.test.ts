@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
-import { createHttpTransport, createPublicOnlyDispatcher, publicOnlyLookup } from "../../src/rpc/transport.js";
+import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/platform/node-transport.js";
 import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
 
 let localnet: Localnet;
