@@ -157,7 +157,8 @@ async function* chunksOf(stream: ReadableStream<Uint8Array> | null): AsyncIterab
 
 /** POST over the standard `fetch`: what Workers (and any fetch-only runtime) use. */
 export const fetchPost: PostRequest = async (url, body, signal) => {
-  const response = await fetch(url, { method: "POST", headers: JSON_HEADERS, body, signal });
+  // Redirects are not followed: a public endpoint must not bounce the request to another address.
+  const response = await fetch(url, { method: "POST", headers: JSON_HEADERS, body, signal, redirect: "manual" });
   const declared = Number(response.headers.get("content-length") ?? NaN);
   return {
     status: response.status,
