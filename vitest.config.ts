@@ -9,7 +9,8 @@ const INTEGRATION = [
   "test/http/load-shaping.test.ts",
   "test/http/adapter.test.ts",
   "test/http/tokenized-index.test.ts",
-  "test/differential/*.test.ts",
+  "test/differential/records-http.test.ts",
+  "test/differential/resolve.test.ts",
 ];
 
 export default defineConfig({
