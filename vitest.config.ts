@@ -1,13 +1,30 @@
 import { defineConfig } from "vitest/config";
 
+/** Test files that talk HTTP to a gateway started by testkit/stack.ts: run on Node and again on workerd. */
+const INTEGRATION = [
+  "test/http/resolve.test.ts",
+  "test/http/records.test.ts",
+  "test/http/wallet-routes.test.ts",
+  "test/http/override-controls.test.ts",
+  "test/http/load-shaping.test.ts",
+  "test/http/adapter.test.ts",
+  "test/http/tokenized-index.test.ts",
+  "test/differential/records-http.test.ts",
+  "test/differential/resolve.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
     // The JSON report lets CI print a plain "N passed, N failed" summary.
     reporters: ["default", "json"],
     outputFile: { json: "test-results/vitest.json" },
+    projects: [
+      { extends: true, test: { name: "node", include: ["test/**/*.test.ts"] } },
+      // The same files against the Workers build under workerd (Miniflare), a second target.
+      { extends: true, test: { name: "workerd", include: INTEGRATION, env: { GATEWAY_TARGET: "workerd" } } },
+    ],
   },
 });

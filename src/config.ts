@@ -134,7 +134,7 @@ export class ConfigError extends Error {
 }
 
 /** Reads configuration from environment variables; throws ConfigError listing every bad one. */
-export function loadConfig(env: Env = process.env): GatewayConfig {
+export function loadConfig(env: Env): GatewayConfig {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);

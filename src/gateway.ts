@@ -1,10 +1,13 @@
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
-import { type Logger, pino } from "pino";
+import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
-import { createDrainableServer } from "./http/node-listener.js";
-import { type AnswerMemory, RpcEndpoints } from "./rpc/endpoints.js";
+import type { Logger } from "./logger.js";
+import type { Defer } from "./rpc/account-loader.js";
+import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
+import type { TransportFactory } from "./rpc/transport.js";
+import { Resolver } from "./service/resolver.js";
+import { TokenizedIndex } from "./service/tokenized-index.js";
+import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
 
 const MiB = 1024 * 1024;
 
@@ -20,9 +23,23 @@ export const ANSWER_MEMORY: AnswerMemory = {
   overridesInFlightBytes: 8 * MiB,
   bytesPerAccount: 1 * MiB,
 };
-import { Resolver } from "./service/resolver.js";
-import { TokenizedIndex } from "./service/tokenized-index.js";
-import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
+
+/** What a platform entry supplies; everything else is built here, with no platform API in reach. */
+export interface Platform {
+  readonly logger: Logger;
+  /** Builds the transports of one set of endpoints. */
+  transports(): TransportFactory;
+  /** When batched RPC reads leave (see AccountLoaderOptions.defer). */
+  readonly defer?: Defer;
+  /** The connection's peer address (for the override rate limit). */
+  peerAddress(c: Context): string | undefined;
+  /**
+   * Workers may not share a promise between requests: there, each request
+   * gets its own endpoints (loaders, coalescing) and only plain data
+   * (answers, `.sol` cutoff knowledge) outlives it.
+   */
+  readonly endpointsPerRequest?: boolean;
+}
 
 export interface Gateway {
   readonly app: ReturnType<typeof createApp>;
@@ -31,82 +48,71 @@ export interface Gateway {
   dispose(): Promise<void>;
 }
 
+/** Plain data that per-request endpoints keep across requests: `.sol` cutoff state by URL, bounded. */
+function cutoffMemory(): CutoffMemory {
+  const states = new Map<string, { reached: boolean; openUntil: number }>();
+  return {
+    get: (url) => states.get(url),
+    set(url, state) {
+      if (states.size >= 1024) states.delete(states.keys().next().value!);
+      states.set(url, state);
+    },
+  };
+}
+
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
-export function createGateway(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Gateway {
-  const endpoints = new RpcEndpoints({
-    rpcUrl: config.rpcUrl,
-    timeoutMs: config.rpcTimeoutMs,
-    memory: ANSWER_MEMORY,
-    override: {
-      enabled: config.rpcOverride,
-      allowedHosts: config.rpcOverrideHosts,
-      allowPrivate: config.allowPrivateRpcOverride,
-    },
-    maxOverrideEndpoints: 256,
-    loader: {
-      commitment: "processed",
-      maxKeysPerCall: 100,
-      maxCallsPerRequest: 20,
-      maxInFlight: config.rpcMaxInFlight,
-      windowMs: config.batchWindowMs,
-      maxQueuedKeys: 100_000,
-    },
-  });
+export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
+  const perRequest = platform.endpointsPerRequest ?? false;
+  const sharedCutoffs = perRequest ? cutoffMemory() : undefined;
+  const makeEndpoints = () =>
+    new RpcEndpoints({
+      rpcUrl: config.rpcUrl,
+      timeoutMs: config.rpcTimeoutMs,
+      memory: ANSWER_MEMORY,
+      override: {
+        enabled: config.rpcOverride,
+        allowedHosts: config.rpcOverrideHosts,
+        allowPrivate: config.allowPrivateRpcOverride,
+      },
+      maxOverrideEndpoints: 256,
+      loader: {
+        commitment: "processed",
+        maxKeysPerCall: 100,
+        maxCallsPerRequest: 20,
+        maxInFlight: config.rpcMaxInFlight,
+        windowMs: config.batchWindowMs,
+        maxQueuedKeys: 100_000,
+        ...(platform.defer && { defer: platform.defer }),
+      },
+      transports: platform.transports(),
+      ...(sharedCutoffs && { cutoffMemory: sharedCutoffs }),
+    });
   const resolver = new Resolver({
     pda: config.pdaPolicy,
     cacheTtlMs: config.resolveCacheTtlMs,
     cacheMaxEntries: 50_000,
-    maxCoalesced: 100_000,
+    maxCoalesced: perRequest ? 0 : 100_000,
     holderTtlMs: config.nftHolderTtlMs,
   });
+  const shared = perRequest ? undefined : makeEndpoints();
+  // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.
+  const endpoints: EndpointSelector = shared ?? {
+    select: (override) => makeEndpoints().select(override),
+    answerBytesInFlight: 0,
+  };
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
-  const trusted = endpoints.trustedEndpoint;
+  // The index is shared state with pending reads: never with per-request endpoints.
+  const trusted = shared?.trustedEndpoint;
   const index = config.tokenizedIndex && trusted ? new TokenizedIndex(trusted) : undefined;
   const app = createApp({
     endpoints,
     resolver,
     tokenizedSource: (endpoint) => (index && endpoint === trusted ? index.source : scanTokenizedDomains),
-    logger,
+    logger: platform.logger,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
     clientIpHeader: config.clientIpHeader,
+    peerAddress: platform.peerAddress,
   });
-  return { app, logger, dispose: () => endpoints.close() };
-}
-
-export interface RunningGateway {
-  readonly url: string;
-  readonly server: Server;
-  readonly gateway: Gateway;
-  /** Stops accepting, lets in-flight requests finish (up to the grace period), then releases everything. */
-  close(): Promise<void>;
-}
-
-export async function startGateway(config: GatewayConfig, logger?: Logger): Promise<RunningGateway> {
-  const gateway = createGateway(config, logger);
-  const drainable = createDrainableServer({
-    fetch: gateway.app.fetch,
-    logger: gateway.logger,
-    headersTimeoutMs: config.headersTimeoutMs,
-  });
-  const { server } = drainable;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-    server,
-    gateway,
-    close() {
-      closing ??= drainable.drain(config.shutdownGraceMs).then(() => gateway.dispose());
-      return closing;
-    },
-  };
+  return { app, logger: platform.logger, dispose: () => shared?.close() ?? Promise.resolve() };
 }

@@ -13,7 +13,7 @@ export function compiledEntry(): string {
   if (!compiled) {
     const { diagnostics } = compileProject(PROJECT, OUT_DIR);
     if (diagnostics) throw new Error(`tsc: ${diagnostics}`);
-    compiled = `${OUT_DIR}node.js`;
+    compiled = `${OUT_DIR}platform/node.js`;
   }
   return compiled;
 }

@@ -7,14 +7,23 @@ export interface RawAnswer {
   readonly body: string;
 }
 
-/** Sends `text` as-is over TCP and reads until the server closes (or `waitMs`). */
+/**
+ * Sends `text` as-is over TCP and reads until the server closes, or until a
+ * whole answer with Content-Length has arrived (servers may keep the
+ * connection open), or `waitMs`.
+ */
 export function rawExchange(url: string, text: string, waitMs = 5000): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => socket.write(text));
     let received = "";
     const timer = setTimeout(() => socket.destroy(new Error(`no close within ${waitMs} ms: ${received}`)), waitMs);
-    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    socket.on("data", (chunk) => {
+      received += chunk.toString("latin1");
+      const end = received.indexOf("\r\n\r\n");
+      const length = /\r\ncontent-length:\s*(\d+)/i.exec(received.slice(0, end));
+      if (end >= 0 && length && received.length - end - 4 >= Number(length[1])) socket.destroy();
+    });
     socket.on("error", reject);
     socket.on("close", () => {
       clearTimeout(timer);

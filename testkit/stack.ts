@@ -1,7 +1,28 @@
 import { type Env, loadConfig } from "../src/config.js";
-import { type RunningGateway, startGateway } from "../src/gateway.js";
 import type { Ledger } from "../src/localnet/ledger.js";
 import { type Localnet, startLocalnet } from "../src/localnet/server.js";
+import { startGateway } from "../src/platform/node-gateway.js";
+import { startWorkerdGateway } from "./workerd-gateway.js";
+
+/**
+ * Which build integration tests talk to: Node (default) or the Workers build
+ * under workerd (`GATEWAY_TARGET=workerd`, the second vitest project).
+ */
+export const GATEWAY_TARGET: "node" | "workerd" = process.env.GATEWAY_TARGET === "workerd" ? "workerd" : "node";
+export const onWorkerd = GATEWAY_TARGET === "workerd";
+
+/** A gateway under test, whichever the platform. */
+export interface TestGateway {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** A gateway configured from `env` (as Node's environment or Workers' bindings), on loopback. */
+export async function startTestGateway(env: Env): Promise<TestGateway> {
+  const settings = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env };
+  if (onWorkerd) return startWorkerdGateway(settings);
+  return startGateway(loadConfig(settings));
+}
 
 export interface Answer {
   readonly status: number;
@@ -25,7 +46,7 @@ export async function request(base: string, path: string, init?: RequestInit): P
 
 export interface Stack {
   readonly localnet: Localnet;
-  readonly gateway: RunningGateway;
+  readonly gateway: TestGateway;
   get(path: string, init?: RequestInit): Promise<Answer>;
   close(): Promise<void>;
 }
@@ -33,9 +54,7 @@ export interface Stack {
 /** A localnet over `ledger` and a gateway pointed at it, both listening on ephemeral loopback ports. */
 export async function startStack(ledger: Ledger, env: Env = {}): Promise<Stack> {
   const localnet = await startLocalnet({ ledger });
-  const gateway = await startGateway(
-    loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env }),
-  );
+  const gateway = await startTestGateway({ RPC_URL: localnet.url, ...env });
   return {
     localnet,
     gateway,

@@ -1,8 +1,8 @@
 import { loadConfig } from "../../src/config.js";
-import { startGateway } from "../../src/gateway.js";
+import { startGateway } from "../../src/platform/node-gateway.js";
 import { serveParent } from "../ipc.js";
 
-// Gateway child, configured from the environment exactly like `node dist/node.js`.
+// Gateway child, configured from the environment exactly like `node dist/platform/node.js`.
 // Its stdout (the pino request log) is /dev/null: formatting and writing each
 // log line stays part of the measured cost, keeping it on screen would not be.
 

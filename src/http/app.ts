@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
 
-  if (deps.overrideRateLimit > 0) app.use(overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader));
+  if (deps.overrideRateLimit > 0) app.use(overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader, deps.peerAddress));
 
   app.use(selectEndpoint(deps.endpoints));
 

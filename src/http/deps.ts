@@ -1,12 +1,14 @@
-import type { Logger } from "pino";
+import type { Context } from "hono";
+import type { Logger } from "../logger.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
-import type { RpcEndpoints } from "../rpc/endpoints.js";
+import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
-  readonly endpoints: RpcEndpoints;
+  /** Picks a request's RPC endpoint (on Workers, endpoints built for that request alone). */
+  readonly endpoints: EndpointSelector;
   readonly resolver: Resolver;
   readonly logger: Logger;
   /** Where `/domains` finds a wallet's tokenized domains on an endpoint (an index for RPC_URL, else scans). */
@@ -17,6 +19,8 @@ export interface AppDeps {
   readonly overrideRateLimit: number;
   /** Header a trusted proxy sets with the client IP; undefined: the socket's peer. */
   readonly clientIpHeader: string | undefined;
+  /** The connection's peer address as the platform knows it. */
+  peerAddress(c: Context): string | undefined;
 }
 
 export interface AppEnv {

@@ -1,4 +1,3 @@
-import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
 import type { AppEnv } from "./deps.js";
@@ -10,13 +9,13 @@ import { hasRpcParam } from "./rpc-param.js";
  * a header set by its own proxy — the last hop that proxy appended. Other
  * headers are client-controlled and would let anyone pick their own bucket.
  */
-function clientIp(c: Context, header: string | undefined): string {
+function clientIp(c: Context, header: string | undefined, peerAddress: (c: Context) => string | undefined): string {
   if (header) {
     const hops = (c.req.header(header) ?? "").split(",");
     const last = hops[hops.length - 1]?.trim();
     if (last) return last;
   }
-  return getConnInfo(c).remote.address ?? "unknown";
+  return peerAddress(c) ?? "unknown";
 }
 
 /**
@@ -24,12 +23,16 @@ function clientIp(c: Context, header: string | undefined): string {
  * third party; each client IP gets `perMinute` of them. Requests without
  * `rpc` are never counted.
  */
-export function overrideRateLimit(perMinute: number, clientIpHeader: string | undefined): MiddlewareHandler<AppEnv> {
+export function overrideRateLimit(
+  perMinute: number,
+  clientIpHeader: string | undefined,
+  peerAddress: (c: Context) => string | undefined,
+): MiddlewareHandler<AppEnv> {
   return rateLimiter<AppEnv>({
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: "draft-6",
-    keyGenerator: (c) => clientIp(c, clientIpHeader),
+    keyGenerator: (c) => clientIp(c, clientIpHeader, peerAddress),
     skip: (c) => !hasRpcParam(c),
     handler: (c) => fail(c, 429, "Too many requests"),
   });

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
-import type { RpcEndpoints } from "../rpc/endpoints.js";
+import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { AppEnv } from "./deps.js";
 import { z } from "zod";
 import { InvalidInputError } from "./error-table.js";
@@ -31,7 +31,7 @@ export const hasRpcParam = (c: Context): boolean => (c.req.query("rpc") ?? "") !
  * only when first asked for, so a route validates its path before the `rpc`
  * parameter is looked at, as upstream does.
  */
-export const selectEndpoint = (endpoints: RpcEndpoints): MiddlewareHandler<AppEnv> =>
+export const selectEndpoint = (endpoints: EndpointSelector): MiddlewareHandler<AppEnv> =>
   async function selectEndpoint(c, next) {
     let chosen: RpcEndpoint | undefined;
     c.set("rpc", () => (chosen ??= endpoints.select(rpcOverride(c))));

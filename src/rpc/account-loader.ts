@@ -16,7 +16,20 @@ export interface AccountLoaderOptions {
   readonly windowMs: number;
   /** Queued keys (and queued other calls) beyond this are refused rather than buffered without bound. */
   readonly maxQueuedKeys: number;
+  /**
+   * Runs a task once everything requested during this turn of the event loop
+   * has been gathered (Node: `setImmediate`, after the turn's I/O callbacks);
+   * returns a cancel function. Default: a zero-delay timer.
+   */
+  readonly defer?: Defer;
 }
+
+export type Defer = (task: () => void) => () => void;
+
+const deferByTimer: Defer = (task) => {
+  const timer = setTimeout(task, 0);
+  return () => clearTimeout(timer);
+};
 
 interface Pending {
   readonly key: string;
@@ -40,8 +53,8 @@ export class AccountLoader {
   private queue: Pending[] = [];
   private calls: PendingCall[] = [];
   private inFlight = 0;
-  private immediate: NodeJS.Immediate | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private cancelDeferred: (() => void) | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly client: JsonRpcClient,
@@ -85,16 +98,16 @@ export class AccountLoader {
   private schedule(): void {
     if (this.inFlight < this.options.maxInFlight) {
       // Gather everything requested during this turn of the event loop.
-      this.immediate ??= setImmediate(() => this.flush());
+      this.cancelDeferred ??= (this.options.defer ?? deferByTimer)(() => this.flush());
     } else {
       this.timer ??= setTimeout(() => this.flush(), this.options.windowMs);
     }
   }
 
   private flush(): void {
-    if (this.immediate) clearImmediate(this.immediate);
+    this.cancelDeferred?.();
     if (this.timer) clearTimeout(this.timer);
-    this.immediate = this.timer = undefined;
+    this.cancelDeferred = this.timer = undefined;
     const { maxKeysPerCall, maxCallsPerRequest, commitment } = this.options;
     const taken = this.queue.splice(0, maxKeysPerCall * maxCallsPerRequest);
     const groups: Pending[][] = [];

@@ -1,43 +1,50 @@
-import { BlockList, isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+
+type Subnet = readonly [ipaddr.IPv4, number] | readonly [ipaddr.IPv6, number];
 
 /**
  * Address ranges an attacker-supplied RPC URL must never reach: loopback,
  * private, link-local (cloud metadata lives there), CGNAT, and other
  * non-public blocks.
  */
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
+const blockedV4 = [
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.0.0.0/24",
+  "192.0.2.0/24",
+  "192.168.0.0/16",
+  "198.18.0.0/15",
+  "198.51.100.0/24",
+  "203.0.113.0/24",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+].map((cidr) => ipaddr.IPv4.parseCIDR(cidr) as Subnet);
+const blockedV6 = [
+  "::/128",
+  "::1/128",
+  "64:ff9b::/96",
+  "64:ff9b:1::/48",
+  "100::/64",
+  "2001:db8::/32",
+  "fc00::/7",
+  "fe80::/10",
+  "fec0::/10",
+  "ff00::/8",
+].map((cidr) => ipaddr.IPv6.parseCIDR(cidr) as Subnet);
+
+/** 4 or 6 when `text` is an IP literal as Node's `net.isIP` reads them (dotted quads only), else 0. */
+export function ipFamily(text: string): 0 | 4 | 6 {
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return 4;
+  if (text.includes(":") && ipaddr.IPv6.isValid(text)) return 6;
+  return 0;
 }
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96],
-  ["64:ff9b:1::", 48],
-  ["100::", 64],
-  ["2001:db8::", 32],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["fec0::", 10],
-  ["ff00::", 8],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
-}
+
+const inAny = (address: ipaddr.IPv4 | ipaddr.IPv6, subnets: readonly Subnet[]) =>
+  subnets.some((subnet) => address.match(subnet as [ipaddr.IPv4 | ipaddr.IPv6, number]));
 
 /** Embedded IPv4 of an IPv4-mapped or IPv4-compatible IPv6 address, if any. */
 function embeddedIpv4(address: string): string | null {
@@ -52,12 +59,13 @@ function embeddedIpv4(address: string): string | null {
 
 /** True when `address` (an IP literal) is not a public unicast address. */
 export function isNonPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, "ipv4");
+  const family = ipFamily(address);
+  if (family === 4) return inAny(ipaddr.IPv4.parse(address), blockedV4);
   if (family === 6) {
-    const v4 = embeddedIpv4(address.toLowerCase());
-    if (v4) return blocked.check(v4, "ipv4");
-    return blocked.check(address, "ipv6");
+    const bare = address.toLowerCase().replace(/%.*$/, "");
+    const v4 = embeddedIpv4(bare);
+    if (v4) return inAny(ipaddr.IPv4.parse(v4), blockedV4);
+    return inAny(ipaddr.IPv6.parse(bare), blockedV6);
   }
   return true;
 }
@@ -86,7 +94,7 @@ export function checkRpcOverride(raw: string, policy: RpcUrlPolicy): URL | null 
   if (policy.allowPrivate) return url.protocol === "https:" || url.protocol === "http:" ? url : null;
   if (url.protocol !== "https:") return null;
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  if (host.startsWith("[") || isIP(host) !== 0) return null;
+  if (host.startsWith("[") || ipFamily(host) !== 0) return null;
   if (BLOCKED_HOSTNAMES.has(host) || host.endsWith(".localhost") || host.endsWith(".internal")) return null;
   if (!host.includes(".")) return null;
   return url;

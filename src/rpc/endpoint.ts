@@ -13,7 +13,7 @@ import {
   parseTokenLargestAccounts,
   parseTransactionAccounts,
 } from "./results.js";
-import { SolCutoffGate } from "./sol-cutoff-gate.js";
+import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
 import type { RpcTransport } from "./transport.js";
 
 const encodeFilter = (filter: AccountFilter) =>
@@ -32,10 +32,11 @@ export class RpcEndpoint implements ChainReader {
     transport: RpcTransport,
     private readonly options: AccountLoaderOptions,
     sizing?: AnswerSizing,
+    cutoff?: CutoffState,
   ) {
     this.client = new JsonRpcClient(transport, sizing);
     this.accounts = new AccountLoader(this.client, options);
-    this.cutoff = new SolCutoffGate(this.client);
+    this.cutoff = new SolCutoffGate(this.client, cutoff);
   }
 
   get url(): string {

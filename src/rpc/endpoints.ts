@@ -1,11 +1,11 @@
 import { LRUCache } from "lru-cache";
-import type { Dispatcher } from "undici";
 import type { AccountLoaderOptions } from "./account-loader.js";
 import { type RpcUrlPolicy, checkRpcOverride } from "./address-policy.js";
 import { ByteBudget } from "./byte-budget.js";
 import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
-import { createHttpTransport, createPublicOnlyDispatcher, createTrustedDispatcher } from "./transport.js";
+import type { CutoffState } from "./sol-cutoff-gate.js";
+import type { RpcTransport, TransportFactory, TransportLimits } from "./transport.js";
 
 /** How much memory RPC answers may take, and where it is shared. */
 export interface AnswerMemory {
@@ -39,6 +39,27 @@ export interface EndpointsConfig {
   readonly loader: AccountLoaderOptions;
   /** Distinct `rpc` override endpoints kept warm; least recently used are dropped. */
   readonly maxOverrideEndpoints: number;
+  /** How this platform reaches endpoints. */
+  readonly transports: TransportFactory;
+  /**
+   * `.sol` cutoff knowledge per endpoint URL, when it must outlive these
+   * endpoints (Workers build endpoints per request); plain data only.
+   */
+  readonly cutoffMemory?: CutoffMemory;
+}
+
+/** Where `.sol` cutoff knowledge is kept, by endpoint URL. */
+export interface CutoffMemory {
+  get(url: string): CutoffState | undefined;
+  set(url: string, state: CutoffState): unknown;
+}
+
+/** What the HTTP layer needs to pick a request's endpoint. */
+export interface EndpointSelector {
+  /** @throws RpcEndpointRefusedError, RpcNotConfiguredError */
+  select(override: string | undefined): RpcEndpoint;
+  /** Bytes of RPC answers held right now, all endpoints together. */
+  readonly answerBytesInFlight: number;
 }
 
 /**
@@ -47,9 +68,7 @@ export interface EndpointsConfig {
  * Answer memory is budgeted in two pools under one process-wide budget, so
  * override endpoints, however abusive, cannot take what `RPC_URL` needs.
  */
-export class RpcEndpoints {
-  private readonly trusted: Dispatcher = createTrustedDispatcher();
-  private readonly publicOnly: Dispatcher;
+export class RpcEndpoints implements EndpointSelector {
   private readonly defaultEndpoint: RpcEndpoint | undefined;
   private readonly overrides: LRUCache<string, RpcEndpoint>;
   private readonly policy: RpcUrlPolicy;
@@ -59,13 +78,12 @@ export class RpcEndpoints {
   constructor(private readonly config: EndpointsConfig) {
     const { memory, override } = config;
     this.policy = { allowPrivate: override.allowPrivate };
-    this.publicOnly = override.allowPrivate ? this.trusted : createPublicOnlyDispatcher();
     this.overrides = new LRUCache({ max: config.maxOverrideEndpoints });
     const whole = new ByteBudget(memory.trustedInFlightBytes + memory.overridesInFlightBytes);
     this.trustedPool = new ByteBudget(memory.trustedInFlightBytes, whole);
     this.overridePool = new ByteBudget(memory.overridesInFlightBytes, whole);
     if (config.rpcUrl) {
-      this.defaultEndpoint = this.create(new URL(config.rpcUrl).href, this.trusted, this.trustedPool, memory.trustedAnswerBytes);
+      this.defaultEndpoint = this.create(new URL(config.rpcUrl).href, "trusted", this.trustedPool, memory.trustedAnswerBytes);
     }
   }
 
@@ -98,19 +116,28 @@ export class RpcEndpoints {
     if (!endpoint) {
       const { overrideAnswerBytes } = this.config.memory;
       const own = new ByteBudget(overrideAnswerBytes, this.overridePool);
-      endpoint = this.create(key, this.publicOnly, own, overrideAnswerBytes);
+      endpoint = this.create(key, "override", own, overrideAnswerBytes);
       this.overrides.set(key, endpoint);
     }
     return endpoint;
   }
 
-  async close(): Promise<void> {
-    await Promise.allSettled([this.trusted.close(), this.publicOnly.close()]);
+  close(): Promise<void> {
+    return this.config.transports.close();
   }
 
-  private create(url: string, dispatcher: Dispatcher, budget: ByteBudget, maxResponseBytes: number): RpcEndpoint {
-    const transport = createHttpTransport(url, { dispatcher, timeoutMs: this.config.timeoutMs, maxResponseBytes, budget });
+  private create(url: string, kind: "trusted" | "override", budget: ByteBudget, maxResponseBytes: number): RpcEndpoint {
+    const limits: TransportLimits = { timeoutMs: this.config.timeoutMs, maxResponseBytes, budget };
+    const transport: RpcTransport = this.config.transports[kind](url, limits);
     const sizing = { bytesPerAccount: this.config.memory.bytesPerAccount, maxAnswerBytes: maxResponseBytes };
-    return new RpcEndpoint(transport, this.config.loader, sizing);
+    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(url));
+  }
+
+  private cutoffStateFor(url: string): CutoffState | undefined {
+    const memory = this.config.cutoffMemory;
+    if (!memory) return undefined;
+    let state = memory.get(url);
+    if (!state) memory.set(url, (state = { reached: false, openUntil: 0 }));
+    return state;
   }
 }

@@ -1,5 +1,6 @@
 import type { Address } from "@solana/kit";
 import type { AccountData, ProgramAccount, ProgramAccounts, TokenAmountEntry } from "../sns/chain.js";
+import { base64 } from "@scure/base";
 import { RpcError } from "./errors.js";
 
 // Hand-written shape checks: these run for every account on the hot path,
@@ -19,8 +20,13 @@ function parseAccount(raw: unknown): AccountData | null {
   if (typeof owner !== "string" || !Array.isArray(data) || typeof data[0] !== "string" || data[1] !== "base64") {
     throw invalid("account fields");
   }
-  const bytes = Buffer.from(data[0], "base64");
-  return { owner: owner as Address, data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  let bytes: Uint8Array;
+  try {
+    bytes = base64.decode(data[0]);
+  } catch {
+    throw invalid("account data is not base64");
+  }
+  return { owner: owner as Address, data: bytes };
 }
 
 export function parseMultipleAccounts(result: unknown, expected: number): (AccountData | null)[] {

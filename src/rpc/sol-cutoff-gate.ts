@@ -5,6 +5,14 @@ import { parseSlot } from "./results.js";
 /** Even a provably safe slot is re-read after this long, so answers stay recent. */
 const MAX_REUSE_MS = 60_000;
 
+/** What is known of one endpoint's chain; plain data, so it may be kept across requests anywhere. */
+export interface CutoffState {
+  /** Past the cutoff: remembered for good. */
+  reached: boolean;
+  /** Before this time (ms since epoch) the chain cannot have reached the cutoff. */
+  openUntil: number;
+}
+
 /**
  * Per-endpoint answer to "has `.sol` resolution reached its cutoff?".
  * Past the cutoff is remembered for good (no further slot calls); before it,
@@ -12,18 +20,17 @@ const MAX_REUSE_MS = 60_000;
  * reached the cutoff. Failed slot calls are not remembered.
  */
 export class SolCutoffGate {
-  private reached = false;
-  private openUntil = 0;
   private pending: Promise<boolean> | undefined;
 
   constructor(
     private readonly client: JsonRpcClient,
+    private readonly state: CutoffState = { reached: false, openUntil: 0 },
     private readonly now: () => number = Date.now,
   ) {}
 
   isReached(): Promise<boolean> {
-    if (this.reached) return Promise.resolve(true);
-    if (this.now() < this.openUntil) return Promise.resolve(false);
+    if (this.state.reached) return Promise.resolve(true);
+    if (this.now() < this.state.openUntil) return Promise.resolve(false);
     this.pending ??= this.readSlot().finally(() => {
       this.pending = undefined;
     });
@@ -35,10 +42,10 @@ export class SolCutoffGate {
     const askedAt = this.now();
     const slot = parseSlot(await this.client.call("getSlot", [{ commitment: "finalized" }]));
     if (isPastSolCutoff(slot)) {
-      this.reached = true;
+      this.state.reached = true;
       return true;
     }
-    this.openUntil = askedAt + Math.min(safeSlotReuseMs(slot), MAX_REUSE_MS);
+    this.state.openUntil = askedAt + Math.min(safeSlotReuseMs(slot), MAX_REUSE_MS);
     return false;
   }
 }

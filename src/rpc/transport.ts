@@ -1,18 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from "node:dns";
-import { Agent, type Dispatcher, request } from "undici";
-import { isNonPublicAddress } from "./address-policy.js";
 import { type AnswerLimits, AnswerShapeGuard } from "./answer-shape.js";
 import type { ByteBudget } from "./byte-budget.js";
 import { RpcEndpointRefusedError, RpcError } from "./errors.js";
-
-export interface TransportOptions {
-  readonly timeoutMs: number;
-  /** Ceiling for one answer whatever the request; `post` callers may ask for less. */
-  readonly maxResponseBytes: number;
-  readonly dispatcher: Dispatcher;
-  /** Bytes of answers this endpoint may hold at once (shared with its pool and the process). */
-  readonly budget: ByteBudget;
-}
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
 export interface RpcTransport {
@@ -22,32 +10,40 @@ export interface RpcTransport {
   post(body: string, limits?: AnswerLimits): Promise<unknown>;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/**
- * DNS lookup that refuses non-public answers. It runs for every new
- * connection, so a name that later re-resolves to a private address
- * (DNS rebinding) is refused too, before a byte is sent.
- */
-export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address))) {
-      return callback(new RpcEndpointRefusedError(`${hostname} resolves to a non-public address`), []);
-    }
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
+export interface TransportLimits {
+  readonly timeoutMs: number;
+  /** Ceiling for one answer whatever the request; `post` callers may ask for less. */
+  readonly maxResponseBytes: number;
+  /** Bytes of answers this endpoint may hold at once (shared with its pool and the process). */
+  readonly budget: ByteBudget;
 }
 
-const KEEP_ALIVE = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 128 };
+/**
+ * How a platform reaches RPC endpoints. Node uses undici with a connect-time
+ * DNS check for overrides; Workers use `fetch`, where only the static URL
+ * rules apply.
+ */
+export interface TransportFactory {
+  /** To the operator's `RPC_URL`: any address. */
+  trusted(url: string, limits: TransportLimits): RpcTransport;
+  /** To a request-supplied endpoint: refuses non-public addresses where the platform can see them. */
+  override(url: string, limits: TransportLimits): RpcTransport;
+  /** Releases connections; called after the HTTP server has drained. */
+  close(): Promise<void>;
+}
 
-/** Dispatcher for operator-configured endpoints: trusted, any address. */
-export const createTrustedDispatcher = (): Dispatcher => new Agent(KEEP_ALIVE);
+/** The raw HTTP answer a platform's client hands over. */
+export interface RawAnswer {
+  readonly status: number;
+  /** Declared Content-Length, when there is a valid one. */
+  readonly contentLength: number | undefined;
+  readonly body: AsyncIterable<Uint8Array>;
+  /** Drops the rest of the body (so a connection can be reused or closed). */
+  discard(): Promise<void>;
+}
 
-/** Dispatcher for request-supplied endpoints: public addresses only. */
-export const createPublicOnlyDispatcher = (): Dispatcher =>
-  new Agent({ ...KEEP_ALIVE, connections: 16, connect: { lookup: publicOnlyLookup } as never });
+/** Sends one POST; `signal` aborts it (timeout or an oversized answer). */
+export type PostRequest = (url: string, body: string, signal: AbortSignal) => Promise<RawAnswer>;
 
 function refusalIn(error: unknown): RpcEndpointRefusedError | null {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
@@ -59,14 +55,27 @@ function refusalIn(error: unknown): RpcEndpointRefusedError | null {
 
 const overBudget = () => new RpcError("overloaded", "RPC answers in flight exceed the memory budget");
 
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return joined;
+}
+
+const utf8 = new TextDecoder();
+
 /**
  * Reads and parses an answer within its limits. Bytes count against the
  * budget from the first chunk until parsing is done: the raw text and the
  * parsed value are what a burst of large answers would pile up.
  */
-async function readJson(body: AsyncIterable<Buffer>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
+async function readJson(body: AsyncIterable<Uint8Array>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
   const guard = new AnswerShapeGuard(limits);
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   let held = 0;
   try {
     for await (const chunk of body) {
@@ -75,7 +84,7 @@ async function readJson(body: AsyncIterable<Buffer>, limits: AnswerLimits, budge
       held += chunk.length;
       chunks.push(chunk);
     }
-    const text = Buffer.concat(chunks, held).toString("utf8");
+    const text = utf8.decode(concat(chunks, held));
     chunks.length = 0;
     try {
       return JSON.parse(text) as unknown;
@@ -87,40 +96,34 @@ async function readJson(body: AsyncIterable<Buffer>, limits: AnswerLimits, budge
   }
 }
 
-function declaredLength(headers: Record<string, string | string[] | undefined>): number | undefined {
-  const value = headers["content-length"];
-  const length = typeof value === "string" ? Number(value) : NaN;
-  return Number.isSafeInteger(length) ? length : undefined;
-}
-
-export function createHttpTransport(url: string, options: TransportOptions): RpcTransport {
-  const { timeoutMs, maxResponseBytes, dispatcher, budget } = options;
+/**
+ * A transport over any HTTP client: the timeout, the status check, the
+ * declared and streamed size limits, the answer-shape guard and the byte
+ * budget are the same on every platform.
+ */
+export function createTransport(url: string, limits: TransportLimits, send: PostRequest): RpcTransport {
+  const { timeoutMs, maxResponseBytes, budget } = limits;
   const ceiling: AnswerLimits = { maxBytes: maxResponseBytes, maxTokens: 1_000_000, maxDepth: 16 };
   return {
     url,
     maxResponseBytes,
-    async post(body, limits = ceiling) {
-      const effective = limits.maxBytes > maxResponseBytes ? { ...limits, maxBytes: maxResponseBytes } : limits;
+    async post(body, answerLimits = ceiling) {
+      const effective =
+        answerLimits.maxBytes > maxResponseBytes ? { ...answerLimits, maxBytes: maxResponseBytes } : answerLimits;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
       try {
-        const response = await request(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body,
-          dispatcher,
-          signal: controller.signal,
-        });
-        if (response.statusCode < 200 || response.statusCode >= 300) {
-          await response.body.dump().catch(() => undefined);
-          throw new RpcError("http-status", `RPC answered HTTP ${response.statusCode}`);
+        const answer = await send(url, body, controller.signal);
+        if (answer.status < 200 || answer.status >= 300) {
+          await answer.discard().catch(() => undefined);
+          throw new RpcError("http-status", `RPC answered HTTP ${answer.status}`);
         }
-        const length = declaredLength(response.headers);
+        const length = answer.contentLength;
         if (length !== undefined && length > effective.maxBytes) {
           controller.abort();
           throw new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${effective.maxBytes}`);
         }
-        return await readJson(response.body, effective, budget);
+        return await readJson(answer.body, effective, budget);
       } catch (error) {
         if (error instanceof RpcError) throw error;
         const refusal = refusalIn(error);
@@ -131,5 +134,45 @@ export function createHttpTransport(url: string, options: TransportOptions): Rpc
         clearTimeout(timer);
       }
     },
+  };
+}
+
+const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" };
+
+/** Body chunks of a fetch Response, without relying on ReadableStream being async-iterable. */
+async function* chunksOf(stream: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+  if (!stream) return;
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    // Stops the download when reading ends early (a limit was hit).
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+/** POST over the standard `fetch`: what Workers (and any fetch-only runtime) use. */
+export const fetchPost: PostRequest = async (url, body, signal) => {
+  // Redirects are not followed: a public endpoint must not bounce the request to another address.
+  const response = await fetch(url, { method: "POST", headers: JSON_HEADERS, body, signal, redirect: "manual" });
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  return {
+    status: response.status,
+    contentLength: Number.isSafeInteger(declared) ? declared : undefined,
+    body: chunksOf(response.body),
+    discard: async () => void (await response.body?.cancel()),
+  };
+};
+
+/** Transports over `fetch`; the `rpc` override gets the static URL rules only (see address-policy). */
+export function createFetchTransports(): TransportFactory {
+  return {
+    trusted: (url, limits) => createTransport(url, limits, fetchPost),
+    override: (url, limits) => createTransport(url, limits, fetchPost),
+    close: async () => undefined,
   };
 }

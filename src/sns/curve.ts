@@ -9,7 +9,14 @@ const sizeOfKey = (_: boolean, key: string) => key.length + 96;
 const onCurveMemo = new LRUCache<string, boolean>({ maxSize: 4 * 1024 * 1024, sizeCalculation: sizeOfKey });
 const signatureMemo = new LRUCache<string, boolean>({ maxSize: 4 * 1024 * 1024, sizeCalculation: sizeOfKey });
 
-const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+function latin1(bytes: Uint8Array): string {
+  let text = "";
+  // Slices keep the argument count far below engines' limits, whatever a record's size.
+  for (let i = 0; i < bytes.length; i += 8192) {
+    text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+  }
+  return text;
+}
 
 /**
  * Same rule as web3.js `PublicKey.isOnCurve`: the 32 bytes decode as an

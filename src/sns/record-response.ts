@@ -1,3 +1,4 @@
+import { base64 } from "@scure/base";
 import { SnsError } from "./errors.js";
 import { decodeRecordContent, hasContentCodec } from "./record-content.js";
 import type { RecordType } from "./record-types.js";
@@ -30,8 +31,7 @@ export interface RecordResponseOptions {
   readonly strict: boolean;
 }
 
-const toBase64 = (bytes: Uint8Array): string =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+const toBase64 = (bytes: Uint8Array): string => base64.encode(bytes);
 
 function deserialize(type: RecordType, content: Uint8Array, strict: boolean): string | undefined {
   // `background` content has no string form anywhere; it is not an error.

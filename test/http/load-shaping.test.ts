@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, transferDomainNft } from "../../src/localnet/index.js";
 import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
-import { type Stack, startStack } from "../../testkit/stack.js";
+import { type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
 
 // Coalescing, batching and the optional response cache, observed from the
 // RPC side: the localnet counts every HTTP request it receives.
 
-describe("coalescing and batching (cache off)", () => {
+// Sharing reads across concurrent requests is Node-only: Workers forbid sharing promises between requests.
+describe.skipIf(onWorkerd)("coalescing and batching (cache off)", () => {
   let stack: Stack;
   beforeAll(async () => {
     // A wide gathering window keeps these assertions independent of machine load.

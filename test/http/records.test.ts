@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import { type RunningGateway, startGateway } from "../../src/gateway.js";
 import { Ledger, buildDomainAccounts, identity } from "../../src/localnet/index.js";
 import { addressToBytes, utf8 } from "../../src/sns/bytes.js";
 import { GUARDIAN_KEY, NAME_PROGRAM_ID } from "../../src/sns/constants.js";
@@ -8,7 +6,7 @@ import { deriveDomainKey, deriveRecordV2Key } from "../../src/sns/derive.js";
 import { type RecordV2AccountFields, encodeRecordV2Account } from "../../src/sns/layouts/record-v2.js";
 import { RECORD_TYPES, Record } from "../../src/sns/record-types.js";
 import { Validation } from "../../src/sns/layouts/record-v2.js";
-import { type Answer, type Stack, request, startStack } from "../../testkit/stack.js";
+import { type Answer, type Stack, type TestGateway, request, startStack, startTestGateway } from "../../testkit/stack.js";
 
 const alice = identity("alice");
 const bob = identity("bob");
@@ -90,22 +88,17 @@ function buildLedger(): Ledger {
 }
 
 let stack: Stack;
-let noRpc: RunningGateway;
-let privateOverride: RunningGateway;
+let noRpc: TestGateway;
+let privateOverride: TestGateway;
 
 beforeAll(async () => {
   stack = await startStack(buildLedger());
-  noRpc = await startGateway(loadConfig({ RPC_URL: "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }));
-  privateOverride = await startGateway(
-    loadConfig({
-      RPC_URL: stack.localnet.url,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      ALLOW_PRIVATE_RPC_OVERRIDE: "true",
-      CACHE_TTL_SECONDS: "120",
-    }),
-  );
+  noRpc = await startTestGateway({ RPC_URL: "" });
+  privateOverride = await startTestGateway({
+    RPC_URL: stack.localnet.url,
+    ALLOW_PRIVATE_RPC_OVERRIDE: "true",
+    CACHE_TTL_SECONDS: "120",
+  });
 });
 
 afterAll(async () => {

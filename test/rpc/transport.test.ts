@@ -1,7 +1,10 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
-import { createHttpTransport, createPublicOnlyDispatcher, publicOnlyLookup } from "../../src/rpc/transport.js";
+import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/platform/node-transport.js";
+import { createTransport, fetchPost } from "../../src/rpc/transport.js";
 import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
 
 let localnet: Localnet;
@@ -66,5 +69,34 @@ describe("public-only connections", () => {
     await expect(roomy.post("{}")).resolves.toMatchObject({ result: "y".repeat(8192) });
     localnet.setFault(null);
     await dispatcher.close();
+  });
+});
+
+// The Workers transport (standard fetch) shares the limits; Node's own fetch runs it here.
+describe("fetch transport", () => {
+  const limits = (maxResponseBytes: number, budget = new ByteBudget(1 << 24)) => ({ timeoutMs: 2000, maxResponseBytes, budget });
+
+  it("answers, and caps the size of an answer with the budget given back", async () => {
+    const ok = createTransport(localnet.url, limits(1 << 20), fetchPost);
+    await expect(ok.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).resolves.toMatchObject({ jsonrpc: "2.0" });
+    localnet.setFault({ kind: "garbage", body: "x".repeat(4096) });
+    const budget = new ByteBudget(1 << 24);
+    const failure = await createTransport(localnet.url, limits(1024, budget), fetchPost).post("{}").catch((e: unknown) => e);
+    expect((failure as RpcError).kind).toBe("too-large");
+    expect(budget.inUse).toBe(0);
+    localnet.setFault(null);
+  });
+
+  it("does not follow redirects", async () => {
+    const server = http.createServer((_, response) => response.writeHead(307, { location: localnet.url }).end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    localnet.resetStats();
+    const failure = await createTransport(`http://127.0.0.1:${port}`, limits(1 << 20), fetchPost)
+      .post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')
+      .catch((e: unknown) => e);
+    expect((failure as RpcError).kind).toBe("http-status");
+    expect(localnet.stats.httpRequests).toBe(0);
+    server.close();
   });
 });

@@ -1,12 +1,12 @@
 import { pino } from "pino";
-import { ConfigError, loadConfig } from "./config.js";
-import { startGateway } from "./gateway.js";
+import { ConfigError, loadConfig } from "../config.js";
+import { startGateway } from "./node-gateway.js";
 
 /** Process entry: configuration from the environment, listen, drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

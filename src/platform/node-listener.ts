@@ -1,8 +1,8 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import type { Logger } from "pino";
-import { ENVELOPE_HEADERS } from "./envelope.js";
+import type { Logger } from "../logger.js";
+import { ENVELOPE_HEADERS } from "../http/envelope.js";
 
 export interface ListenerOptions {
   readonly fetch: (request: Request) => Response | Promise<Response>;

@@ -1,0 +1,43 @@
+// Bundles the Workers entry (src/platform/worker.ts) into dist-worker/worker.js.
+// The same options serve the check that the platform-free modules reach no
+// Node API (test/platform/platform-free.test.ts).
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** esbuild options for a Workers-style bundle: ESM, no Node built-ins, browser/worker package variants. */
+export const workerBuildOptions = {
+  absWorkingDir: root,
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  mainFields: ["module", "main"],
+  conditions: ["workerd", "worker", "browser"],
+  // Left as imports so a test can see any that slipped in; workerd would refuse them.
+  external: ["node:*"],
+  logLevel: "silent",
+};
+
+export const WORKER_ENTRY = "src/platform/worker.ts";
+export const WORKER_OUTFILE = "dist-worker/worker.js";
+
+/** Writes the bundle; returns esbuild's metafile. */
+export async function bundleWorker({ minify = true } = {}) {
+  const result = await build({
+    ...workerBuildOptions,
+    entryPoints: [WORKER_ENTRY],
+    outfile: WORKER_OUTFILE,
+    minify,
+    metafile: true,
+    legalComments: "none",
+  });
+  return result.metafile;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const metafile = await bundleWorker();
+  const bytes = metafile.outputs[WORKER_OUTFILE]?.bytes ?? 0;
+  console.log(`${WORKER_OUTFILE}: ${(bytes / 1024).toFixed(1)} KiB`);
+}

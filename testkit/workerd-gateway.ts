@@ -1,0 +1,41 @@
+import { build } from "esbuild";
+import { Miniflare } from "miniflare";
+import type { Env } from "../src/config.js";
+// @ts-expect-error: a plain ES module shared with `npm run build:worker`
+import { WORKER_ENTRY, workerBuildOptions } from "../scripts/worker-bundle.mjs";
+
+let bundle: Promise<string> | undefined;
+
+/** The Workers bundle, built once per test process from the current sources (as `npm run build:worker` does). */
+function workerScript(): Promise<string> {
+  bundle ??= build({ ...workerBuildOptions, entryPoints: [WORKER_ENTRY], write: false }).then(
+    (result) => result.outputFiles![0]!.text,
+  );
+  return bundle;
+}
+
+export interface WorkerdGateway {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The Workers build under workerd (Miniflare), listening on an ephemeral
+ * loopback port, with `env` as its bindings. `cf: false`: nothing is fetched
+ * from Cloudflare; the only outbound traffic is to the RPC URLs a test gives.
+ */
+export async function startWorkerdGateway(env: Env): Promise<WorkerdGateway> {
+  const bindings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) bindings[name] = value;
+  const miniflare = new Miniflare({
+    script: await workerScript(),
+    modules: true,
+    compatibilityDate: "2025-09-01",
+    cf: false,
+    host: "127.0.0.1",
+    port: 0,
+    bindings,
+  });
+  const url = await miniflare.ready;
+  return { url: url.origin, close: () => miniflare.dispose() };
+}
