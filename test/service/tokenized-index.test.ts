@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Localnet, Ledger, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, tokenizeDomain } from "../../src/localnet/index.js";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpoint } from "../../src/rpc/endpoint.js";
-import { type RpcTransport, createHttpTransport, createTrustedDispatcher } from "../../src/rpc/transport.js";
+import type { RpcTransport } from "../../src/rpc/transport.js";
+import { createTrustedDispatcher, createUndiciTransport } from "../../src/platform/node-transport.js";
 import { TokenizedIndex } from "../../src/service/tokenized-index.js";
 import { bytesToAddress, utf8 } from "../../src/sns/bytes.js";
 import type { ChainReader } from "../../src/sns/chain.js";
@@ -77,7 +78,7 @@ afterAll(async () => {
 /** `answerBytes` limits one answer; `memoryBytes` (default the same) the answers held at once. */
 function endpointWith(traffic: Traffic, answerBytes: number, memoryBytes = answerBytes): RpcEndpoint {
   const budget = new ByteBudget(memoryBytes);
-  const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 30_000, maxResponseBytes: answerBytes, budget });
+  const transport = createUndiciTransport(localnet.url, { dispatcher, timeoutMs: 30_000, maxResponseBytes: answerBytes, budget });
   return new RpcEndpoint(
     observed(transport, traffic),
     { commitment: "processed", maxKeysPerCall: 100, maxCallsPerRequest: 20, maxInFlight: 1, windowMs: 4, maxQueuedKeys: 100_000 },
