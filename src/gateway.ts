@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { type Logger, pino } from "pino";
 import type { GatewayConfig } from "./config.js";
+import { nodeDocsAssets } from "./docs-assets.js";
 import { createApp } from "./http/app.js";
 import { createDrainableServer } from "./http/node-listener.js";
 import { type AnswerMemory, RpcEndpoints } from "./rpc/endpoints.js";
@@ -70,6 +71,7 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
     clientIpHeader: config.clientIpHeader,
+    docsAssets: nodeDocsAssets(),
   });
   return { app, logger, dispose: () => endpoints.close() };
 }

@@ -3,6 +3,7 @@ import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { RpcEndpoints } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
+import type { DocsAssets } from "./docs-assets.js";
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   readonly overrideRateLimit: number;
   /** Header a trusted proxy sets with the client IP; undefined: the socket's peer. */
   readonly clientIpHeader: string | undefined;
+  /** The packaged files of the `/docs` page (Swagger UI); the app itself reads no files. */
+  readonly docsAssets: DocsAssets;
 }
 
 export interface AppEnv {
