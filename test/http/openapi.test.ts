@@ -83,7 +83,7 @@ afterAll(() => stack?.close());
 describe("GET /openapi.json", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(document) as object);
+    const result = await validator.validate(structuredClone(document) as unknown as Parameters<Validator["validate"]>[0]);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
