@@ -47,7 +47,7 @@ export function apiReferenceRoutes(deps: AppDeps, document: () => unknown): Open
     path: "/docs/{asset}",
     operationId: "docsAsset",
     tags: ["Service"],
-    summary: "A file of the `/docs` page",
+    summary: "A file of the /docs page",
     request: {
       params: z.object({ asset: z.enum(["init.js", "swagger-ui-bundle.js", "swagger-ui.css"]) }),
     },

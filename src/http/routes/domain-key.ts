@@ -14,7 +14,7 @@ export function domainKeyRoute(): OpenAPIHono<AppEnv> {
     {
       paths: ["/domain-key/{domain}"],
       tag: "Names and wallets",
-      summary: "The name account key of `label` or `sub.label` (no RPC)",
+      summary: "The name account key of label or sub.label (no RPC)",
       params: { domain: domainNameParam },
       query: {},
       rpc: false,

@@ -80,7 +80,7 @@ export function recordRoutes(): OpenAPIHono<AppEnv> {
       examples: {
         email: { summary: "A decoded record", params: { domain: "plain", record: "email" }, status: 200, body: { s: "ok", result: PLAIN_EMAIL } },
         background: {
-          summary: "A background record: returned without `deserialized`",
+          summary: "A background record: returned without deserialized",
           params: { domain: "profile", record: "background" },
           status: 200,
           body: { s: "ok", result: PROFILE_BACKGROUND },

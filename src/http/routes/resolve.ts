@@ -56,7 +56,7 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
           body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
         },
         "legacy-sol": {
-          summary: "A legacy `.sol` name before the cutoff slot",
+          summary: "A legacy .sol name before the cutoff slot",
           params: { domain: "plain.sol" },
           status: 200,
           body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
