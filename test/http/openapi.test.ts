@@ -198,3 +198,26 @@ describe("GET /docs", () => {
     expect(answer.headers.get("cache-control")).toBe("no-store");
   });
 });
+
+describe("the schemas behind the document check input in the same order as before", () => {
+  const tooLong = `https://${"a".repeat(2100)}.example`;
+  it.each([
+    ["suffix before labels", "/resolve/a.b.c.bonfida.com", 400, "Unsupported TLD"],
+    ["the path before a refused rpc", "/resolve/bonfida.com?rpc=https://127.0.0.1", 400, "Unsupported TLD"],
+    ["the path before an over-long rpc", `/resolve/bonfida.com?rpc=${tooLong}`, 400, "Unsupported TLD"],
+    ["an over-long rpc once the path is good", `/resolve/plain.sns?rpc=${tooLong}`, 400, "Invalid input"],
+    ["a refused rpc on a route without other input checks", "/subdomains/bonfida?rpc=http://10.0.0.1", 400, "Invalid input"],
+    ["records given twice", "/records-v2/profile?records=SOL&records=url", 400, "Invalid input"],
+    ["records missing", "/records-v2/profile", 400, "Invalid input"],
+    ["a deprecated route, whatever its input", "/record-key/a..b/nope?rpc=file:///etc/passwd", 400, "This endpoint is deprecated. Use /record-key-v2/:domain/:record instead."],
+  ])("%s", async (_, path, status, message) => {
+    const answer = await stack.get(path);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual({ s: "error", result: message });
+  });
+
+  it("does not refuse rpc given twice (the first value counts, as before)", async () => {
+    const answer = await stack.get("/resolve/plain.sns?rpc=&rpc=https://127.0.0.1");
+    expect(answer.status).toBe(200);
+  });
+});
