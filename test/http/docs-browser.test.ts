@@ -64,8 +64,12 @@ describe.skipIf(!available && !required)("/docs in a real browser", () => {
     expect(answer?.status()).toBe(200);
     await page.waitForFunction(
       (expected: string[]) => {
+        // Runs in the page; the tests are compiled without the DOM library.
+        const page = globalThis as unknown as {
+          document: { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }> };
+        };
         const listed = new Set(
-          [...document.querySelectorAll(".opblock-summary-path, .opblock-summary-path__deprecated")].map((element) =>
+          [...page.document.querySelectorAll(".opblock-summary-path, .opblock-summary-path__deprecated")].map((element) =>
             element.getAttribute("data-path"),
           ),
         );
