@@ -2,9 +2,25 @@
 // The same options serve the check that the platform-free modules reach no
 // Node API (test/platform/platform-free.test.ts).
 import { build } from "esbuild";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const require = createRequire(import.meta.url);
+
+/**
+ * `import text from "pkg/file?text"`: the file's contents as a string. Workers
+ * have no file system, so packaged files the app serves (the /docs assets)
+ * travel inside the bundle.
+ */
+const textImports = {
+  name: "text-imports",
+  setup(build) {
+    build.onResolve({ filter: /\?text$/ }, (args) => ({ path: require.resolve(args.path.slice(0, -"?text".length)), namespace: "text" }));
+    build.onLoad({ filter: /.*/, namespace: "text" }, async (args) => ({ contents: await readFile(args.path, "utf8"), loader: "text" }));
+  },
+};
 
 /** esbuild options for a Workers-style bundle: ESM, no Node built-ins, browser/worker package variants. */
 export const workerBuildOptions = {
@@ -18,6 +34,7 @@ export const workerBuildOptions = {
   // Left as imports so a test can see any that slipped in; workerd would refuse them.
   external: ["node:*"],
   logLevel: "silent",
+  plugins: [textImports],
 };
 
 export const WORKER_ENTRY = "src/platform/worker.ts";

@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     [
       `localnet (Solana JSON-RPC) ${localnet.url} — ${ledger.size} accounts, slot ${ledger.slot}`,
       `gateway                  ${base}`,
+      `API reference            ${base}/docs (OpenAPI 3.1: ${base}/openapi.json)`,
       "",
       "Try:",
       ...lines,

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
+import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer } from "./rpc/account-loader.js";
 import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
@@ -33,6 +34,8 @@ export interface Platform {
   readonly defer?: Defer;
   /** The connection's peer address (for the override rate limit). */
   peerAddress(c: Context): string | undefined;
+  /** The packaged files of the `/docs` page (the app reads no files). */
+  readonly docsAssets: DocsAssets;
   /**
    * Workers may not share a promise between requests: there, each request
    * gets its own endpoints (loaders, coalescing) and only plain data
@@ -113,6 +116,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     overrideRateLimit: config.rpcOverrideRateLimit,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
+    docsAssets: platform.docsAssets,
   });
   return { app, logger: platform.logger, dispose: () => shared?.close() ?? Promise.resolve() };
 }

@@ -1,16 +1,20 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { cachePolicy } from "./cache-policy.js";
 import { corsAnyOrigin } from "./cors.js";
 import type { AppDeps, AppEnv } from "./deps.js";
-import { fail, ok } from "./envelope.js";
+import { fail } from "./envelope.js";
 import { errorAnswer, errorCode } from "./error-table.js";
 import { overrideRateLimit } from "./override-rate-limit.js";
+import { buildDocument } from "./openapi/document.js";
+import { apiReferenceRoutes } from "./routes/api-reference.js";
 import { ROUTES } from "./routes/index.js";
 import { selectEndpoint } from "./rpc-param.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  // OpenAPIHono: the routes mounted below bring their OpenAPI descriptions with them.
+  const app = new OpenAPIHono<AppEnv>();
 
   app.use(async (c, next) => {
     const started = performance.now();
@@ -51,9 +55,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(selectEndpoint(deps.endpoints));
 
-  app.get("/", (c) => ok(c, "SNS resolution gateway: see /health, /resolve/:domain"));
-  app.get("/health", (c) => ok(c, "ok"));
   for (const routes of ROUTES) app.route("/", routes(deps));
+  let document: ReturnType<typeof buildDocument> | undefined;
+  app.route("/", apiReferenceRoutes(deps, () => (document ??= buildDocument(app))));
 
   app.notFound((c) => fail(c, 404, "Not found"));
 

@@ -21,6 +21,10 @@ const CACHEABLE_PREFIXES = [
 ];
 const CACHEABLE_PATHS = new Set(["/types/record"]);
 const RESOLVE_PREFIXES = ["/resolve/", "/safe-resolve/"];
+/** The API reference changes only with the deployed version: kept a few minutes, so a deploy shows soon. */
+const REFERENCE_PATHS = new Set(["/openapi.json", "/docs"]);
+const REFERENCE_PREFIXES = ["/docs/"];
+const REFERENCE_POLICY = "public, max-age=300";
 
 export interface CachePolicyOptions {
   /** max-age of cacheable paths (CACHE_TTL_SECONDS). */
@@ -40,6 +44,7 @@ export function cachePolicy(options: CachePolicyOptions): MiddlewareHandler<AppE
   const policyOf = (path: string): string => {
     if (CACHEABLE_PATHS.has(path) || CACHEABLE_PREFIXES.some((prefix) => path.startsWith(prefix))) return cacheable;
     if (RESOLVE_PREFIXES.some((prefix) => path.startsWith(prefix))) return resolve;
+    if (REFERENCE_PATHS.has(path) || REFERENCE_PREFIXES.some((prefix) => path.startsWith(prefix))) return REFERENCE_POLICY;
     return "no-store";
   };
   return async function cachePolicy(c, next) {

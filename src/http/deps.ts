@@ -4,6 +4,7 @@ import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
+import type { DocsAssets } from "./docs-assets.js";
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   readonly clientIpHeader: string | undefined;
   /** The connection's peer address as the platform knows it. */
   peerAddress(c: Context): string | undefined;
+  /** The packaged files of the `/docs` page (Swagger UI); the app itself reads no files. */
+  readonly docsAssets: DocsAssets;
 }
 
 export interface AppEnv {

@@ -2,13 +2,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { AppEnv } from "./deps.js";
-import { z } from "zod";
 import { InvalidInputError } from "./error-table.js";
-
-const rpcParam = z
-  .string()
-  .max(2048)
-  .transform((value) => value.trim() || undefined);
+import { rpcQueryParam } from "./openapi/request-schemas.js";
 
 /**
  * The `rpc` query parameter: an endpoint override for this request only.
@@ -18,7 +13,7 @@ const rpcParam = z
 export function rpcOverride(c: Context): string | undefined {
   const raw = c.req.query("rpc");
   if (raw === undefined) return undefined;
-  const parsed = rpcParam.safeParse(raw);
+  const parsed = rpcQueryParam.safeParse(raw);
   if (!parsed.success) throw new InvalidInputError("rpc parameter too long");
   return parsed.data;
 }

@@ -6,6 +6,7 @@ import type { GatewayConfig } from "../config.js";
 import { type Gateway, type Platform, createGateway } from "../gateway.js";
 import type { Logger } from "../logger.js";
 import type { Defer } from "../rpc/account-loader.js";
+import { nodeDocsAssets } from "./node-docs-assets.js";
 import { createDrainableServer } from "./node-listener.js";
 import { createNodeTransports } from "./node-transport.js";
 
@@ -21,6 +22,7 @@ export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
     transports: () => createNodeTransports({ allowPrivate: config.allowPrivateRpcOverride }),
     defer: deferToCheckPhase,
     peerAddress: (c) => getConnInfo(c).remote.address,
+    docsAssets: nodeDocsAssets(),
   };
 }
 

@@ -1,9 +1,19 @@
 import type { ExecutionContext } from "hono";
 import { ConfigError, type Env, type GatewayConfig, loadConfig } from "../config.js";
 import { type Gateway, createGateway } from "../gateway.js";
+import { type DocsAssets, docsAsset } from "../http/docs-assets.js";
 import { ENVELOPE_HEADERS } from "../http/envelope.js";
 import { createFetchTransports } from "../rpc/transport.js";
 import { createConsoleLogger } from "./console-logger.js";
+import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js?text";
+import swaggerUiCss from "swagger-ui-dist/swagger-ui.css?text";
+
+/** The /docs assets travel inside the bundle (see scripts/worker-bundle.mjs). */
+const BUNDLED_DOCS = {
+  "swagger-ui-bundle.js": docsAsset("swagger-ui-bundle.js", swaggerUiBundle),
+  "swagger-ui.css": docsAsset("swagger-ui.css", swaggerUiCss),
+};
+const bundledDocsAssets: DocsAssets = async (name) => BUNDLED_DOCS[name];
 
 /** The part of the Workers runtime's Cache API this entry uses (no dependency on its type package). */
 interface EdgeCache {
@@ -48,6 +58,7 @@ function gatewayFor(bindings: Bindings): Built | ConfigError {
       // Set by Cloudflare's edge (and by workerd's local server) to the client's address.
       peerAddress: (c) => c.req.header("cf-connecting-ip"),
       endpointsPerRequest: true,
+      docsAssets: bundledDocsAssets,
     });
     built = { config, gateway };
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { deprecatedRoutes } from "./deprecated.js";
 import { domainKeyRoute } from "./domain-key.js";
@@ -8,11 +8,13 @@ import { primaryDomainRoute } from "./primary-domain.js";
 import { recordRoutes } from "./records.js";
 import { resolveRoutes } from "./resolve.js";
 import { reverseKeyRoute } from "./reverse-key.js";
+import { serviceRoutes } from "./service.js";
 import { reverseLookupRoute } from "./reverse-lookup.js";
 import { subdomainsRoute } from "./subdomains.js";
 
 /** Every application route; a new one is a file in this folder and a line here. */
-export const ROUTES: readonly ((deps: AppDeps) => Hono<AppEnv>)[] = [
+export const ROUTES: readonly ((deps: AppDeps) => OpenAPIHono<AppEnv>)[] = [
+  serviceRoutes,
   resolveRoutes,
   deprecatedRoutes,
   recordRoutes,

@@ -1,7 +1,11 @@
-import { type Context, Hono } from "hono";
-import { parseFullDomain } from "../../sns/domain.js";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
+import { documentedGet } from "../openapi/documented-route.js";
+import { fullDomainParam } from "../openapi/request-schemas.js";
+import { PublicKey } from "../openapi/response-schemas.js";
+
+const fail = (result: string) => ({ s: "error", result });
 
 /**
  * `/resolve/:domain` and `/safe-resolve/:domain`. They are the same route
@@ -9,10 +13,81 @@ import { ok } from "../envelope.js";
  * enabling SRS means giving `/safe-resolve` its own resolver call that
  * cross-checks both registries (SnsError SRS_MISMATCH → 409).
  */
-export function resolveRoutes(deps: AppDeps): Hono<AppEnv> {
-  const handle = async (c: Context<AppEnv>) => {
-    const domain = parseFullDomain(c.req.param("domain") ?? "");
-    return ok(c, await deps.resolver.resolve(c.var.rpc(), domain));
-  };
-  return new Hono<AppEnv>().get("/resolve/:domain", handle).get("/safe-resolve/:domain", handle);
+export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const routes = new OpenAPIHono<AppEnv>();
+  documentedGet(
+    routes,
+    {
+      paths: ["/resolve/{domain}", "/safe-resolve/{domain}"],
+      tag: "Resolution",
+      summary: "The key that should receive funds for a domain",
+      description:
+        "The first found of: the holder of an active tokenized domain's NFT; a valid V2 SOL record; " +
+        "a valid V1 SOL record; the registry owner (unless a PDA). `.sol` names answer `Unsupported TLD` " +
+        "once the RPC's finalized slot reaches the cutoff. `/safe-resolve` is the same route while " +
+        "SRS-backed `.sol` resolution is disabled.",
+      params: { domain: fullDomainParam },
+      query: {},
+      rpc: true,
+      result: PublicKey,
+      errors: {
+        400: ["Unsupported TLD", "Invalid input"],
+        404: ["Domain not found"],
+        422: ["Record is malformed"],
+        500: ["Internal error"],
+      },
+      examples: {
+        tokenized: {
+          summary: "Tokenized domain: the NFT holder",
+          params: { domain: "bonfida.sns" },
+          status: 200,
+          body: { s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
+        },
+        "v2-sol": {
+          summary: "A valid V2 SOL record",
+          params: { domain: "v2-sol.sns" },
+          status: 200,
+          body: { s: "ok", result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww" },
+        },
+        subdomain: {
+          summary: "A subdomain: its registry owner",
+          params: { domain: "dex.bonfida.sns" },
+          status: 200,
+          body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
+        },
+        "legacy-sol": {
+          summary: "A legacy .sol name before the cutoff slot",
+          params: { domain: "plain.sol" },
+          status: 200,
+          body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
+        },
+        "unsupported-tld": {
+          summary: "Any other suffix, checked before the labels",
+          params: { domain: "a.b.bonfida.com" },
+          status: 400,
+          body: fail("Unsupported TLD"),
+        },
+        "invalid-input": {
+          summary: "Three labels before the suffix",
+          params: { domain: "a.b.bonfida.sns" },
+          status: 400,
+          body: fail("Invalid input"),
+        },
+        "domain-not-found": {
+          summary: "No registry account",
+          params: { domain: "nobody.sns" },
+          status: 404,
+          body: fail("Domain not found"),
+        },
+        "record-is-malformed": {
+          summary: "A V2 SOL record whose right of association fails",
+          params: { domain: "invalid-roa.sns" },
+          status: 422,
+          body: fail("Record is malformed"),
+        },
+      },
+    },
+    async (c, { params }) => ok(c, await deps.resolver.resolve(c.var.rpc(), params.domain)),
+  );
+  return routes;
 }

@@ -1,12 +1,36 @@
-import { Hono } from "hono";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { listSubdomains } from "../../sns/queries/subdomains.js";
 import type { AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { domainParam } from "../params.js";
+import { documentedGet } from "../openapi/documented-route.js";
+import { parentNameParam } from "../openapi/request-schemas.js";
 
 /** Sub labels of a one-label parent that have a reverse record. */
-export const subdomainsRoute = () =>
-  new Hono<AppEnv>().get("/subdomains/:parent", async (c) => {
-    const parent = domainParam(c, "parent", [1]);
-    return ok(c, await listSubdomains(c.var.rpc(), parent));
-  });
+export function subdomainsRoute(): OpenAPIHono<AppEnv> {
+  const routes = new OpenAPIHono<AppEnv>();
+  documentedGet(
+    routes,
+    {
+      paths: ["/subdomains/{parent}"],
+      tag: "Names and wallets",
+      summary: "The sub labels (with a reverse record) of a top-level name",
+      params: { parent: parentNameParam },
+      query: {},
+      rpc: true,
+      result: z.array(z.string()),
+      errors: { 400: ["Invalid input"], 422: ["Record is malformed"] },
+      examples: {
+        parent: { summary: "A parent with one subdomain", params: { parent: "bonfida" }, status: 200, body: { s: "ok", result: ["dex"] } },
+        none: { summary: "No subdomains", params: { parent: "plain" }, status: 200, body: { s: "ok", result: [] } },
+        "two-labels": {
+          summary: "The parent must be one label",
+          params: { parent: "dex.bonfida" },
+          status: 400,
+          body: { s: "error", result: "Invalid input" },
+        },
+      },
+    },
+    async (c, { params }) => ok(c, await listSubdomains(c.var.rpc(), params.parent)),
+  );
+  return routes;
+}

@@ -1,0 +1,171 @@
+import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../deps.js";
+import { rejection, rpcQueryParam } from "./request-schemas.js";
+import { errorEnvelope, okEnvelope } from "./response-schemas.js";
+
+type Shape = Record<string, z.ZodType>;
+type Parsed<S extends Shape> = { [K in keyof S]: z.output<S[K]> };
+type Messages = readonly [string, ...string[]];
+
+/**
+ * One request the document shows and the tests send to the demo ledger:
+ * its parameters, and the status and body it is answered with there.
+ */
+export interface ExampleRequest {
+  readonly summary: string;
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface DocumentedRoute<P extends Shape, Q extends Shape> {
+  /** OpenAPI paths (`/primary-domain/{owner}`); more than one for upstream's aliases. */
+  readonly paths: readonly [string, ...string[]];
+  readonly tag: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** Path parameters, checked in this order. */
+  readonly params: P;
+  /** Query parameters other than `rpc`, checked after the path, in this order. */
+  readonly query: Q;
+  /** Reads the chain: takes `rpc`, and can fail the ways an RPC exchange fails. */
+  readonly rpc: boolean;
+  /** `result` of a 200 answer; undefined for a route that always fails (the deprecated ones). */
+  readonly result: z.ZodType | undefined;
+  /** Statuses and messages of the failures this route itself can answer. */
+  readonly errors: Readonly<Record<number, Messages>>;
+  /** Named example requests; the names key parameter examples and response examples alike. */
+  readonly examples: Readonly<Record<string, ExampleRequest>>;
+}
+
+/** What any route reading the chain can answer besides its own failures. */
+const RPC_FAILURES: Readonly<Record<number, Messages>> = {
+  400: ["Invalid input"],
+  429: ["Too many requests"],
+  500: ["Internal error"],
+  502: ["RPC unavailable"],
+};
+
+const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  200: "Success",
+  400: "Invalid input, an unsupported TLD or a refused `rpc` override",
+  404: "Nothing on chain for this input",
+  422: "An account or record that cannot be decoded or fails validation",
+  429: "Too many requests with `rpc` from this client (`RPC_OVERRIDE_RATE_LIMIT`)",
+  500: "Internal error (no RPC configured, a tokenized domain without a holder, a PDA owner not allowed)",
+  502: "The RPC endpoint failed, timed out or answered out of bounds",
+};
+
+const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+const operationId = (path: string) =>
+  (path.split("/")[1] ?? "root").replace(/[-.](\w)/g, (_, letter: string) => letter.toUpperCase());
+const exampleKey = (message: string) => message.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
+
+function mergeFailures(...tables: Readonly<Record<number, Messages>>[]): Map<number, string[]> {
+  const merged = new Map<number, string[]>();
+  for (const table of tables) {
+    for (const [status, messages] of Object.entries(table)) {
+      const list = merged.get(Number(status)) ?? [];
+      for (const message of messages) if (!list.includes(message)) list.push(message);
+      merged.set(Number(status), list);
+    }
+  }
+  return new Map([...merged].sort(([a], [b]) => a - b));
+}
+
+/** Each member of `shape` annotated with the example values it takes in `examples`. */
+function withExamples(shape: Shape, where: "params" | "query", examples: Readonly<Record<string, ExampleRequest>>): Shape {
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => {
+      const values = Object.entries(examples).flatMap(([key, example]) => {
+        const value = example[where]?.[name];
+        return value === undefined ? [] : [[key, { summary: example.summary, value }] as const];
+      });
+      return [name, values.length === 0 ? schema : schema.openapi({ param: { examples: Object.fromEntries(values) } })];
+    }),
+  );
+}
+
+/** The route's responses: the envelope per status, with its example answers and one body per message. */
+function responses(route: DocumentedRoute<Shape, Shape>): RouteConfig["responses"] {
+  const examplesOf = (status: number) =>
+    Object.fromEntries(
+      Object.entries(route.examples)
+        .filter(([, example]) => example.status === status)
+        .map(([key, example]) => [key, { summary: example.summary, value: example.body }]),
+    );
+  const answers: RouteConfig["responses"] = {};
+  if (route.result) {
+    answers[200] = {
+      description: STATUS_DESCRIPTIONS[200] ?? "Success",
+      content: { "application/json": { schema: okEnvelope(route.result), examples: examplesOf(200) } },
+    };
+  }
+  const failures = mergeFailures(route.errors, route.rpc ? RPC_FAILURES : {});
+  for (const [status, messages] of failures) {
+    const shown = examplesOf(status);
+    const answered = new Set(Object.values(shown).map((example) => (example.value as { result?: unknown }).result));
+    for (const message of messages) {
+      if (!answered.has(message)) shown[exampleKey(message)] = { summary: message, value: { s: "error", result: message } };
+    }
+    answers[status] = {
+      description: STATUS_DESCRIPTIONS[status] ?? "Error",
+      content: { "application/json": { schema: errorEnvelope(messages as [string, ...string[]]), examples: shown } },
+    };
+  }
+  return answers;
+}
+
+/**
+ * Adds a GET route to `app` and to its OpenAPI document from one description.
+ * Input is checked by the very schemas the document lists: the path first,
+ * then the query, member by member in declared order, the first failure
+ * answering with its typed error; `rpc` is left to the route's first
+ * `c.var.rpc()`, after everything else, as upstream checks it.
+ */
+export function documentedGet<P extends Shape, Q extends Shape>(
+  app: OpenAPIHono<AppEnv>,
+  route: DocumentedRoute<P, Q>,
+  handler: (c: Context<AppEnv>, input: { params: Parsed<P>; query: Parsed<Q> }) => Response | Promise<Response>,
+): void {
+  const params = withExamples(route.params, "params", route.examples);
+  const query = withExamples(route.query, "query", route.examples);
+  const documentedQuery = route.rpc ? { ...query, rpc: rpcQueryParam } : query;
+  const answers = responses(route as DocumentedRoute<Shape, Shape>);
+
+  for (const path of route.paths) {
+    app.openAPIRegistry.registerPath({
+      method: "get",
+      path,
+      operationId: operationId(path),
+      tags: [route.tag],
+      summary: route.summary,
+      ...(route.description === undefined ? {} : { description: route.description }),
+      request: {
+        ...(Object.keys(params).length > 0 ? { params: z.object(params) } : {}),
+        ...(Object.keys(documentedQuery).length > 0 ? { query: z.object(documentedQuery) } : {}),
+      },
+      responses: answers,
+    });
+    app.get(honoPath(path), (c) => {
+      const parsedParams = parseMembers(params, (name) => c.req.param(name) ?? "");
+      const parsedQuery = parseMembers(query, (name) => {
+        const values = c.req.queries(name);
+        return values === undefined ? undefined : values.length === 1 ? values[0] : values;
+      });
+      return handler(c, { params: parsedParams as Parsed<P>, query: parsedQuery as Parsed<Q> });
+    });
+  }
+}
+
+function parseMembers(shape: Shape, read: (name: string) => unknown): Record<string, unknown> {
+  const parsed: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(shape)) {
+    const result = schema.safeParse(read(name));
+    if (!result.success) throw rejection(result.error);
+    parsed[name] = result.data;
+  }
+  return parsed;
+}

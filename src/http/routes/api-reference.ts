@@ -1,0 +1,71 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { isDocsAssetName } from "../docs-assets.js";
+import { fail } from "../envelope.js";
+import { DOCS_CSP, DOCS_HTML, DOCS_INIT_JS } from "../openapi/docs-page.js";
+import { errorEnvelope } from "../openapi/response-schemas.js";
+
+const notFound = {
+  description: "No such asset",
+  content: { "application/json": { schema: errorEnvelope(["Not found"]) } },
+};
+
+/**
+ * `/openapi.json` (the document, built once from `document()`) and `/docs`
+ * (Swagger UI, its files served by this gateway: no request leaves the origin).
+ */
+export function apiReferenceRoutes(deps: AppDeps, document: () => unknown): OpenAPIHono<AppEnv> {
+  const routes = new OpenAPIHono<AppEnv>();
+
+  routes.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/openapi.json",
+    operationId: "openapiJson",
+    tags: ["Service"],
+    summary: "This document (OpenAPI 3.1)",
+    responses: {
+      200: { description: "The OpenAPI document", content: { "application/json": { schema: z.object({}).passthrough() } } },
+    },
+  });
+  routes.get("/openapi.json", (c) => c.json(document() as object));
+
+  routes.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/docs",
+    operationId: "docs",
+    tags: ["Service"],
+    summary: "Interactive reference of this document (Swagger UI, served by the gateway itself)",
+    responses: { 200: { description: "An HTML page", content: { "text/html": { schema: z.string() } } } },
+  });
+  routes.get("/docs", (c) => {
+    c.header("Content-Security-Policy", DOCS_CSP);
+    return c.html(DOCS_HTML);
+  });
+
+  routes.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/docs/{asset}",
+    operationId: "docsAsset",
+    tags: ["Service"],
+    summary: "A file of the /docs page",
+    request: {
+      params: z.object({ asset: z.enum(["init.js", "swagger-ui-bundle.js", "swagger-ui.css"]) }),
+    },
+    responses: {
+      200: {
+        description: "The file",
+        content: { "text/javascript": { schema: z.string() }, "text/css": { schema: z.string() } },
+      },
+      404: notFound,
+    },
+  });
+  routes.get("/docs/:asset", async (c) => {
+    const name = c.req.param("asset");
+    if (name === "init.js") return c.body(DOCS_INIT_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+    const asset = isDocsAssetName(name) ? await deps.docsAssets(name) : undefined;
+    if (!asset) return fail(c, 404, "Not found");
+    return c.body(asset.body, 200, { "Content-Type": asset.contentType });
+  });
+
+  return routes;
+}
