@@ -15,6 +15,7 @@ import {
 } from "./results.js";
 import { SolCutoffGate } from "./sol-cutoff-gate.js";
 import type { RpcTransport } from "./transport.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
 const encodeFilter = (filter: AccountFilter) =>
   "dataSize" in filter
@@ -32,9 +33,10 @@ export class RpcEndpoint implements ChainReader {
     transport: RpcTransport,
     private readonly options: AccountLoaderOptions,
     sizing?: AnswerSizing,
+    telemetry: Telemetry = NO_TELEMETRY,
   ) {
-    this.client = new JsonRpcClient(transport, sizing);
-    this.accounts = new AccountLoader(this.client, options);
+    this.client = new JsonRpcClient(transport, sizing, telemetry);
+    this.accounts = new AccountLoader(this.client, options, telemetry);
     this.cutoff = new SolCutoffGate(this.client);
   }
 

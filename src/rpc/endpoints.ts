@@ -5,7 +5,9 @@ import { type RpcUrlPolicy, checkRpcOverride } from "./address-policy.js";
 import { ByteBudget } from "./byte-budget.js";
 import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
+import { instrumentTransport } from "./instrumented-transport.js";
 import { createHttpTransport, createPublicOnlyDispatcher, createTrustedDispatcher } from "./transport.js";
+import { NO_TELEMETRY, type RpcEndpointLabel, type Telemetry } from "../telemetry.js";
 
 /** How much memory RPC answers may take, and where it is shared. */
 export interface AnswerMemory {
@@ -39,6 +41,8 @@ export interface EndpointsConfig {
   readonly loader: AccountLoaderOptions;
   /** Distinct `rpc` override endpoints kept warm; least recently used are dropped. */
   readonly maxOverrideEndpoints: number;
+  /** Where RPC requests, calls, batches and queue depth are reported; none when absent. */
+  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -65,7 +69,7 @@ export class RpcEndpoints {
     this.trustedPool = new ByteBudget(memory.trustedInFlightBytes, whole);
     this.overridePool = new ByteBudget(memory.overridesInFlightBytes, whole);
     if (config.rpcUrl) {
-      this.defaultEndpoint = this.create(new URL(config.rpcUrl).href, this.trusted, this.trustedPool, memory.trustedAnswerBytes);
+      this.defaultEndpoint = this.create(new URL(config.rpcUrl).href, this.trusted, this.trustedPool, memory.trustedAnswerBytes, "rpc_url");
     }
   }
 
@@ -98,7 +102,7 @@ export class RpcEndpoints {
     if (!endpoint) {
       const { overrideAnswerBytes } = this.config.memory;
       const own = new ByteBudget(overrideAnswerBytes, this.overridePool);
-      endpoint = this.create(key, this.publicOnly, own, overrideAnswerBytes);
+      endpoint = this.create(key, this.publicOnly, own, overrideAnswerBytes, "override");
       this.overrides.set(key, endpoint);
     }
     return endpoint;
@@ -108,9 +112,17 @@ export class RpcEndpoints {
     await Promise.allSettled([this.trusted.close(), this.publicOnly.close()]);
   }
 
-  private create(url: string, dispatcher: Dispatcher, budget: ByteBudget, maxResponseBytes: number): RpcEndpoint {
-    const transport = createHttpTransport(url, { dispatcher, timeoutMs: this.config.timeoutMs, maxResponseBytes, budget });
+  private create(
+    url: string,
+    dispatcher: Dispatcher,
+    budget: ByteBudget,
+    maxResponseBytes: number,
+    label: RpcEndpointLabel,
+  ): RpcEndpoint {
+    const telemetry = this.config.telemetry ?? NO_TELEMETRY;
+    const http = createHttpTransport(url, { dispatcher, timeoutMs: this.config.timeoutMs, maxResponseBytes, budget });
+    const transport = telemetry === NO_TELEMETRY ? http : instrumentTransport(http, telemetry, label);
     const sizing = { bytesPerAccount: this.config.memory.bytesPerAccount, maxAnswerBytes: maxResponseBytes };
-    return new RpcEndpoint(transport, this.config.loader, sizing);
+    return new RpcEndpoint(transport, this.config.loader, sizing, telemetry);
   }
 }
