@@ -4,6 +4,7 @@ import { type Logger, pino } from "pino";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
 import { createDrainableServer } from "./http/node-listener.js";
+import { PrometheusTelemetry } from "./platform/node-metrics.js";
 import { type AnswerMemory, RpcEndpoints } from "./rpc/endpoints.js";
 
 const MiB = 1024 * 1024;
@@ -33,7 +34,9 @@ export interface Gateway {
 
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
 export function createGateway(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Gateway {
+  const metrics = config.metrics ? new PrometheusTelemetry() : undefined;
   const endpoints = new RpcEndpoints({
+    telemetry: metrics,
     rpcUrl: config.rpcUrl,
     timeoutMs: config.rpcTimeoutMs,
     memory: ANSWER_MEMORY,
@@ -58,6 +61,7 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
     cacheMaxEntries: 50_000,
     maxCoalesced: 100_000,
     holderTtlMs: config.nftHolderTtlMs,
+    telemetry: metrics,
   });
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
   const trusted = endpoints.trustedEndpoint;
@@ -65,8 +69,11 @@ export function createGateway(config: GatewayConfig, logger: Logger = pino({ lev
   const app = createApp({
     endpoints,
     resolver,
-    tokenizedSource: (endpoint) => (index && endpoint === trusted ? index.source : scanTokenizedDomains),
+    // Routes see their endpoint through a per-request view (src/http/rpc-usage.ts): compare URLs.
+    tokenizedSource: (endpoint) => (index && endpoint.url === trusted?.url ? index.source : scanTokenizedDomains),
     logger,
+    telemetry: metrics,
+    metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
     clientIpHeader: config.clientIpHeader,

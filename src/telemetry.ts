@@ -71,3 +71,9 @@ export const NO_TELEMETRY: Telemetry = {
   coalesced: nothing,
   resolveCache: nothing,
 };
+
+/** Renders the current metrics for `GET /metrics`; only platforms that keep metrics provide one. */
+export interface MetricsExporter {
+  readonly contentType: string;
+  render(): Promise<string>;
+}
