@@ -121,6 +121,8 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
         this.set(self.rpcQueued);
       },
     });
+    // Series with fixed labels are shown from the first scrape, at 0.
+    for (const child of [...Object.values(this.coalescedByKind), this.cacheHit, this.cacheMiss]) child.inc(0);
     collectDefaultMetrics({ register: this.registry });
   }
 

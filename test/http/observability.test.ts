@@ -181,6 +181,9 @@ describe("GET /metrics", () => {
     expect(sampleValue(text, "sns_gateway_http_requests_in_flight")).toBe(1);
     expect(sampleValue(text, "sns_gateway_rpc_requests_in_flight")).toBe(0);
     expect(sampleValue(text, "sns_gateway_rpc_queue_depth")).toBe(0);
+    // Fixed-label series exist before anything happened to them.
+    expect(text).toContain('sns_gateway_coalesced_total{kind="resolution"}');
+    expect(text).toContain('sns_gateway_resolve_cache_total{result="hit"}');
   });
 
   it("METRICS=off: no /metrics route", async () => {
@@ -202,6 +205,7 @@ describe("X-Request-Id", () => {
       await stack.get("/nowhere"),
       await stack.get("/resolve/plain.sns", { method: "DELETE" }),
       await stack.get("/resolve/plain.sns", { method: "OPTIONS" }),
+      await stack.get("/health", { method: "HEAD" }),
       await stack.get("/resolve/%20"),
       await stack.get("/metrics"),
     ];
