@@ -97,6 +97,7 @@ const schema = z.object({
   CLIENT_IP_HEADER: headerName,
   HEADERS_TIMEOUT_MS: intFrom(10_000, 1000, 120_000),
   NFT_HOLDER_TTL_MS: intFrom(0, 0, 60_000),
+  METRICS: z.enum(["on", "off"]).optional().default("on"),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -127,6 +128,8 @@ export interface GatewayConfig {
   readonly headersTimeoutMs: number;
   /** How long a tokenized domain's NFT holder may be reused by /resolve; 0: looked up every time. */
   readonly nftHolderTtlMs: number;
+  /** Prometheus metrics kept and served at `GET /metrics`. */
+  readonly metrics: boolean;
 }
 
 export class ConfigError extends Error {
@@ -161,5 +164,6 @@ export function loadConfig(env: Env): GatewayConfig {
     clientIpHeader: e.CLIENT_IP_HEADER,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     nftHolderTtlMs: e.NFT_HOLDER_TTL_MS,
+    metrics: e.METRICS === "on",
   };
 }

@@ -9,6 +9,7 @@ import type { TransportFactory } from "./rpc/transport.js";
 import { Resolver } from "./service/resolver.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
+import type { MetricsExporter, Telemetry } from "./telemetry.js";
 
 const MiB = 1024 * 1024;
 
@@ -42,6 +43,10 @@ export interface Platform {
    * (answers, `.sol` cutoff knowledge) outlives it.
    */
   readonly endpointsPerRequest?: boolean;
+  /** Where the gateway reports what it does; none when absent. */
+  readonly telemetry?: Telemetry;
+  /** When given, `GET /metrics` answers its rendering. */
+  readonly metrics?: MetricsExporter;
 }
 
 export interface Gateway {
@@ -66,6 +71,7 @@ function cutoffMemory(): CutoffMemory {
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
 export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
   const perRequest = platform.endpointsPerRequest ?? false;
+  const { telemetry } = platform;
   const sharedCutoffs = perRequest ? cutoffMemory() : undefined;
   const makeEndpoints = () =>
     new RpcEndpoints({
@@ -88,6 +94,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         ...(platform.defer && { defer: platform.defer }),
       },
       transports: platform.transports(),
+      telemetry,
       ...(sharedCutoffs && { cutoffMemory: sharedCutoffs }),
     });
   const resolver = new Resolver({
@@ -96,6 +103,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     cacheMaxEntries: 50_000,
     maxCoalesced: perRequest ? 0 : 100_000,
     holderTtlMs: config.nftHolderTtlMs,
+    telemetry,
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.
@@ -110,8 +118,11 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const app = createApp({
     endpoints,
     resolver,
-    tokenizedSource: (endpoint) => (index && endpoint === trusted ? index.source : scanTokenizedDomains),
+    // Routes see their endpoint through a per-request view (src/http/rpc-usage.ts): compare URLs.
+    tokenizedSource: (endpoint) => (index && endpoint.url === trusted?.url ? index.source : scanTokenizedDomains),
     logger: platform.logger,
+    telemetry,
+    metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
     clientIpHeader: config.clientIpHeader,

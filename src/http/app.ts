@@ -5,10 +5,12 @@ import { cachePolicy } from "./cache-policy.js";
 import { corsAnyOrigin } from "./cors.js";
 import type { AppDeps, AppEnv } from "./deps.js";
 import { fail } from "./envelope.js";
-import { errorAnswer, errorCode } from "./error-table.js";
+import { errorAnswer } from "./error-table.js";
 import { overrideRateLimit } from "./override-rate-limit.js";
 import { buildDocument } from "./openapi/document.js";
+import { observeRequests, routePatternOf } from "./request-log.js";
 import { apiReferenceRoutes } from "./routes/api-reference.js";
+import { NO_TELEMETRY } from "../telemetry.js";
 import { ROUTES } from "./routes/index.js";
 import { selectEndpoint } from "./rpc-param.js";
 
@@ -16,23 +18,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // OpenAPIHono: the routes mounted below bring their OpenAPI descriptions with them.
   const app = new OpenAPIHono<AppEnv>();
 
-  app.use(async (c, next) => {
-    const started = performance.now();
-    await next();
-    const failure = c.get("error");
-    deps.logger.info(
-      {
-        method: c.req.method,
-        path: c.req.path,
-        // The override URL may carry credentials: log that one was given, not what it was.
-        rpcOverride: c.req.query("rpc") !== undefined,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        ...(failure === undefined ? {} : { error: errorCode(failure) }),
-      },
-      "request",
-    );
-  });
+  app.use(observeRequests(deps.logger, deps.telemetry ?? NO_TELEMETRY));
 
   app.use(corsAnyOrigin());
 
@@ -55,6 +41,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(selectEndpoint(deps.endpoints));
 
+  const { metrics } = deps;
+  // Prometheus text, outside the envelope; `Cache-Control: no-store` comes from the cache policy.
+  if (metrics) app.get("/metrics", async (c) => c.body(await metrics.render(), 200, { "Content-Type": metrics.contentType }));
   for (const routes of ROUTES) app.route("/", routes(deps));
   let document: ReturnType<typeof buildDocument> | undefined;
   app.route("/", apiReferenceRoutes(deps, () => (document ??= buildDocument(app))));
@@ -64,7 +53,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((error, c) => {
     c.set("error", error);
     const answer = errorAnswer(error, c.req.path);
-    if (answer.status >= 500) deps.logger.warn({ err: error, path: c.req.path }, "request failed");
+    if (answer.status >= 500) deps.logger.warn({ reqId: c.get("requestId"), route: routePatternOf(c), err: error }, "request failed");
     return fail(c, answer.status, answer.message);
   });
 

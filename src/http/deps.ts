@@ -5,6 +5,8 @@ import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
 import type { DocsAssets } from "./docs-assets.js";
+import type { MetricsExporter, Telemetry } from "../telemetry.js";
+import type { RpcUsage } from "./rpc-usage.js";
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
@@ -12,6 +14,10 @@ export interface AppDeps {
   readonly endpoints: EndpointSelector;
   readonly resolver: Resolver;
   readonly logger: Logger;
+  /** Where request counts, latencies and in-flight requests are reported; none when absent. */
+  readonly telemetry?: Telemetry;
+  /** When given, `GET /metrics` answers its rendering (Prometheus text); absent: no such route. */
+  readonly metrics?: MetricsExporter;
   /** Where `/domains` finds a wallet's tokenized domains on an endpoint (an index for RPC_URL, else scans). */
   tokenizedSource(endpoint: RpcEndpoint): TokenizedDomainSource;
   /** max-age of cacheable record routes (CACHE_TTL_SECONDS). */
@@ -31,5 +37,9 @@ export interface AppEnv {
     /** The RPC endpoint of this request (`rpc` override or RPC_URL); throws when refused. */
     rpc: () => RpcEndpoint;
     error: unknown;
+    /** Echoed in `X-Request-Id` and in the request's log lines. */
+    requestId: string;
+    /** Set once the request has chosen its endpoint. */
+    rpcUsage: RpcUsage;
   };
 }

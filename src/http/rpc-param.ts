@@ -4,6 +4,7 @@ import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { AppEnv } from "./deps.js";
 import { InvalidInputError } from "./error-table.js";
 import { rpcQueryParam } from "./openapi/request-schemas.js";
+import { countingView } from "./rpc-usage.js";
 
 /**
  * The `rpc` query parameter: an endpoint override for this request only.
@@ -24,11 +25,18 @@ export const hasRpcParam = (c: Context): boolean => (c.req.query("rpc") ?? "") !
 /**
  * Offers routes `c.var.rpc()`: the endpoint for this request, chosen once and
  * only when first asked for, so a route validates its path before the `rpc`
- * parameter is looked at, as upstream does.
+ * parameter is looked at, as upstream does. What the request reads through
+ * it is counted in `c.var.rpcUsage`, for the request log.
  */
 export const selectEndpoint = (endpoints: EndpointSelector): MiddlewareHandler<AppEnv> =>
   async function selectEndpoint(c, next) {
     let chosen: RpcEndpoint | undefined;
-    c.set("rpc", () => (chosen ??= endpoints.select(rpcOverride(c))));
+    c.set("rpc", () => {
+      if (chosen) return chosen;
+      const usage = { calls: 0, accounts: 0 };
+      chosen = countingView(endpoints.select(rpcOverride(c)), usage);
+      c.set("rpcUsage", usage);
+      return chosen;
+    });
     await next();
   };

@@ -7,6 +7,7 @@ import { type Gateway, type Platform, createGateway } from "../gateway.js";
 import type { Logger } from "../logger.js";
 import type { Defer } from "../rpc/account-loader.js";
 import { nodeDocsAssets } from "./node-docs-assets.js";
+import { PrometheusTelemetry } from "./node-metrics.js";
 import { createDrainableServer } from "./node-listener.js";
 import { createNodeTransports } from "./node-transport.js";
 
@@ -17,7 +18,10 @@ const deferToCheckPhase: Defer = (task) => {
 };
 
 export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
+  const metrics = config.metrics ? new PrometheusTelemetry() : undefined;
   return {
+    telemetry: metrics,
+    metrics,
     logger,
     transports: () => createNodeTransports({ allowPrivate: config.allowPrivateRpcOverride }),
     defer: deferToCheckPhase,

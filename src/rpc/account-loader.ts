@@ -1,5 +1,6 @@
 import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/chain.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 import { RpcError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { parseMultipleAccounts } from "./results.js";
@@ -59,6 +60,7 @@ export class AccountLoader {
   constructor(
     private readonly client: JsonRpcClient,
     private readonly options: AccountLoaderOptions,
+    private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {}
 
   load(keys: readonly Address[]): Promise<(AccountData | null)[]> {
@@ -67,13 +69,17 @@ export class AccountLoader {
 
   private loadOne(key: string): Promise<AccountData | null> {
     const existing = this.shared.get(key);
-    if (existing) return existing;
+    if (existing) {
+      this.telemetry.coalesced("account");
+      return existing;
+    }
     if (this.queue.length >= this.options.maxQueuedKeys) {
       return Promise.reject(new RpcError("network", "too many account reads queued for this RPC endpoint"));
     }
     const promise = new Promise<AccountData | null>((resolve, reject) => {
       this.queue.push({ key, resolve, reject });
     });
+    this.telemetry.rpcQueueChanged(1);
     this.shared.set(key, promise);
     const forget = () => this.shared.delete(key);
     promise.then(forget, forget);
@@ -87,6 +93,7 @@ export class AccountLoader {
       return Promise.resolve({ ok: false, error: new RpcError("network", "too many calls queued for this RPC endpoint") });
     }
     const outcome = new Promise<RpcOutcome>((settle) => this.calls.push({ call, settle }));
+    this.telemetry.rpcQueueChanged(1);
     this.schedule();
     return outcome;
   }
@@ -114,6 +121,8 @@ export class AccountLoader {
     for (let i = 0; i < taken.length; i += maxKeysPerCall) groups.push(taken.slice(i, i + maxKeysPerCall));
     const others = this.calls.splice(0, Math.max(1, maxCallsPerRequest - groups.length));
     if (groups.length === 0 && others.length === 0) return;
+    this.telemetry.rpcQueueChanged(-(taken.length + others.length));
+    for (const group of groups) this.telemetry.accountsBatched(group.length);
     const calls: RpcCall[] = [
       ...groups.map((group) => ({
         method: "getMultipleAccounts",

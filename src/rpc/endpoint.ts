@@ -15,6 +15,7 @@ import {
 } from "./results.js";
 import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
 import type { RpcTransport } from "./transport.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
 const encodeFilter = (filter: AccountFilter) =>
   "dataSize" in filter
@@ -33,9 +34,10 @@ export class RpcEndpoint implements ChainReader {
     private readonly options: AccountLoaderOptions,
     sizing?: AnswerSizing,
     cutoff?: CutoffState,
+    telemetry: Telemetry = NO_TELEMETRY,
   ) {
-    this.client = new JsonRpcClient(transport, sizing);
-    this.accounts = new AccountLoader(this.client, options);
+    this.client = new JsonRpcClient(transport, sizing, telemetry);
+    this.accounts = new AccountLoader(this.client, options, telemetry);
     this.cutoff = new SolCutoffGate(this.client, cutoff);
   }
 

@@ -6,6 +6,8 @@ import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
 import type { CutoffState } from "./sol-cutoff-gate.js";
 import type { RpcTransport, TransportFactory, TransportLimits } from "./transport.js";
+import { instrumentTransport } from "./instrumented-transport.js";
+import { NO_TELEMETRY, type RpcEndpointLabel, type Telemetry } from "../telemetry.js";
 
 /** How much memory RPC answers may take, and where it is shared. */
 export interface AnswerMemory {
@@ -39,6 +41,8 @@ export interface EndpointsConfig {
   readonly loader: AccountLoaderOptions;
   /** Distinct `rpc` override endpoints kept warm; least recently used are dropped. */
   readonly maxOverrideEndpoints: number;
+  /** Where RPC requests, calls, batches and queue depth are reported; none when absent. */
+  readonly telemetry?: Telemetry;
   /** How this platform reaches endpoints. */
   readonly transports: TransportFactory;
   /**
@@ -127,10 +131,13 @@ export class RpcEndpoints implements EndpointSelector {
   }
 
   private create(url: string, kind: "trusted" | "override", budget: ByteBudget, maxResponseBytes: number): RpcEndpoint {
+    const telemetry = this.config.telemetry ?? NO_TELEMETRY;
     const limits: TransportLimits = { timeoutMs: this.config.timeoutMs, maxResponseBytes, budget };
-    const transport: RpcTransport = this.config.transports[kind](url, limits);
+    const plain: RpcTransport = this.config.transports[kind](url, limits);
+    const label: RpcEndpointLabel = kind === "trusted" ? "rpc_url" : "override";
+    const transport = telemetry === NO_TELEMETRY ? plain : instrumentTransport(plain, telemetry, label);
     const sizing = { bytesPerAccount: this.config.memory.bytesPerAccount, maxAnswerBytes: maxResponseBytes };
-    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(url));
+    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(url), telemetry);
   }
 
   private cutoffStateFor(url: string): CutoffState | undefined {

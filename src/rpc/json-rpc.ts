@@ -1,4 +1,5 @@
 import { type AnswerSizing, limitsFor } from "./answer-shape.js";
+import { NO_TELEMETRY, type RpcCallOutcome, type Telemetry } from "../telemetry.js";
 import { JsonRpcError, RpcError } from "./errors.js";
 import type { RpcTransport } from "./transport.js";
 
@@ -26,6 +27,13 @@ function outcomeOf(envelope: unknown): RpcOutcome {
   return { ok: true, result: envelope.result };
 }
 
+/** A failed call: the node answered with an error object, or the exchange itself failed. */
+function failureOutcome(error: unknown): RpcCallOutcome {
+  if (error instanceof JsonRpcError) return "rpc_error";
+  if (error instanceof RpcError && error.kind === "timeout") return "timeout";
+  return "transport_fault";
+}
+
 /** JSON-RPC 2.0 over a transport: single calls and batch arrays. */
 export class JsonRpcClient {
   private nextId = 1;
@@ -33,9 +41,22 @@ export class JsonRpcClient {
   constructor(
     readonly transport: RpcTransport,
     private readonly sizing: AnswerSizing = { bytesPerAccount: 1 << 20, maxAnswerBytes: transport.maxResponseBytes },
+    private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {}
 
   async call(method: string, params: readonly unknown[]): Promise<unknown> {
+    this.telemetry.rpcBatchSent(1);
+    try {
+      const result = await this.callOnce(method, params);
+      this.telemetry.rpcCall(method, "ok");
+      return result;
+    } catch (error) {
+      this.telemetry.rpcCall(method, failureOutcome(error));
+      throw error;
+    }
+  }
+
+  private async callOnce(method: string, params: readonly unknown[]): Promise<unknown> {
     const id = this.nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
     const answer = await this.transport.post(body, limitsFor([{ method, params }], this.sizing));
@@ -48,12 +69,29 @@ export class JsonRpcClient {
   /** One HTTP request for several calls; each call succeeds or fails on its own. */
   async batch(calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
     if (calls.length === 1) {
+      // Counted by `call`.
       const [only] = calls;
       return this.call(only!.method, only!.params).then(
         (result): RpcOutcome[] => [{ ok: true, result }],
         (error: RpcError): RpcOutcome[] => [{ ok: false, error }],
       );
     }
+    this.telemetry.rpcBatchSent(calls.length);
+    let outcomes: RpcOutcome[];
+    try {
+      outcomes = await this.sendBatch(calls);
+    } catch (error) {
+      for (const call of calls) this.telemetry.rpcCall(call.method, failureOutcome(error));
+      throw error;
+    }
+    for (let i = 0; i < calls.length; i++) {
+      const outcome = outcomes[i]!;
+      this.telemetry.rpcCall(calls[i]!.method, outcome.ok ? "ok" : failureOutcome(outcome.error));
+    }
+    return outcomes;
+  }
+
+  private async sendBatch(calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
     const firstId = this.nextId;
     this.nextId += calls.length;
     const body = calls.map((call, i) => ({ jsonrpc: "2.0", id: firstId + i, method: call.method, params: call.params }));

@@ -4,6 +4,7 @@ import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
 import { type HolderHints, type PdaPolicy, assertTldOpen, resolveSnsName } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
 export interface ResolverOptions {
   readonly pda: PdaPolicy;
@@ -14,6 +15,8 @@ export interface ResolverOptions {
   readonly maxCoalesced: number;
   /** How long a tokenized domain's NFT holder may be reused; 0: never. */
   readonly holderTtlMs: number;
+  /** Where coalesced resolutions and cache hits/misses are reported; none when absent. */
+  readonly telemetry?: Telemetry;
 }
 
 type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: SnsError };
@@ -31,7 +34,10 @@ export class Resolver {
   /** NFT holders of tokenized domains, per endpoint, for NFT_HOLDER_TTL_MS. */
   private readonly holders: LRUCache<string, Address> | undefined;
 
+  private readonly telemetry: Telemetry;
+
   constructor(private readonly options: ResolverOptions) {
+    this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.holders = options.holderTtlMs > 0 ? new LRUCache({ max: 10_000, ttl: options.holderTtlMs }) : undefined;
     this.cache =
       options.cacheTtlMs > 0
@@ -74,10 +80,16 @@ export class Resolver {
   /** Past the TLD gate `.sns` and `.sol` name the same accounts, so they share entries. */
   private resolveName(endpoint: RpcEndpoint, name: string): Promise<Address> {
     const id = `${endpoint.url} ${name}`;
-    const cached = this.cache?.get(id);
-    if (cached) return cached.ok ? Promise.resolve(cached.key) : Promise.reject(cached.error);
+    if (this.cache) {
+      const cached = this.cache.get(id);
+      this.telemetry.resolveCache(cached ? "hit" : "miss");
+      if (cached) return cached.ok ? Promise.resolve(cached.key) : Promise.reject(cached.error);
+    }
     const shared = this.inFlight.get(id);
-    if (shared) return shared;
+    if (shared) {
+      this.telemetry.coalesced("resolution");
+      return shared;
+    }
     const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);

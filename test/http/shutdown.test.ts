@@ -33,7 +33,7 @@ describe("graceful shutdown", () => {
       // Every request left exactly one structured log line.
       const lines = output.split("\n").filter((line) => line.includes('"msg":"request"'));
       expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0]!)).toMatchObject({ method: "GET", path: "/resolve/plain.sns", status: 200 });
+      expect(JSON.parse(lines[0]!)).toMatchObject({ method: "GET", route: "/resolve/:domain", status: 200 });
     } finally {
       child.kill("SIGKILL");
       await localnet.close();

@@ -1,0 +1,79 @@
+/**
+ * What the gateway reports about its own work, as plain method calls. The
+ * app, the RPC layer and the resolver call these without knowing where the
+ * numbers go: Node exports them as Prometheus metrics
+ * (src/platform/node-metrics.ts), other platforms may pass NO_TELEMETRY.
+ *
+ * Every label value passed here comes from a small fixed set (route
+ * patterns, HTTP methods the app knows, JSON-RPC methods the gateway sends,
+ * failure kinds), never from request text, so series stay bounded.
+ */
+export interface Telemetry {
+  /** An HTTP request entered the app. */
+  httpRequestStarted(): void;
+  /** `route`: the matched route pattern or UNMATCHED_ROUTE; `method`: see httpMethodLabel. */
+  httpRequestFinished(route: string, method: string, status: number, seconds: number): void;
+  /** One HTTP request to an RPC node is about to be sent. */
+  rpcRequestStarted(): void;
+  rpcRequestFinished(endpoint: RpcEndpointLabel, outcome: RpcRequestOutcome, seconds: number): void;
+  /** One JSON-RPC call (alone or inside a batch array) got its answer or failed. */
+  rpcCall(method: string, outcome: RpcCallOutcome): void;
+  /** Calls sent in one RPC HTTP request (1 for a single call). */
+  rpcBatchSent(calls: number): void;
+  /** Account keys in one getMultipleAccounts call. */
+  accountsBatched(keys: number): void;
+  /** Account keys and calls waiting for a free RPC slot went up or down by `delta`. */
+  rpcQueueChanged(delta: number): void;
+  /** A request shared work already under way instead of starting its own. */
+  coalesced(kind: CoalescedKind): void;
+  /** A lookup in the resolve response cache (only when RESOLVE_CACHE_TTL_MS > 0). */
+  resolveCache(result: "hit" | "miss"): void;
+}
+
+/** `RPC_URL` or a request's `rpc` override; the URL itself is never a label (it may carry a key). */
+export type RpcEndpointLabel = "rpc_url" | "override";
+
+/** How one RPC HTTP request ended, as seen by the transport. */
+export type RpcRequestOutcome =
+  | "ok"
+  | "http_status"
+  | "invalid_response"
+  | "network"
+  | "timeout"
+  | "too_large"
+  | "overloaded"
+  | "refused";
+
+/** How one JSON-RPC call ended: answered, answered with an error object, failed in transport, or timed out. */
+export type RpcCallOutcome = "ok" | "rpc_error" | "transport_fault" | "timeout";
+
+export type CoalescedKind = "resolution" | "account";
+
+/** Route label of requests no route matched (404, 405, preflights): one label, never the raw path. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+const KNOWN_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
+
+/** Clients may send any method token; anything unusual is counted as one label. */
+export const httpMethodLabel = (method: string): string => (KNOWN_METHODS.has(method) ? method : "OTHER");
+
+const nothing = () => undefined;
+
+export const NO_TELEMETRY: Telemetry = {
+  httpRequestStarted: nothing,
+  httpRequestFinished: nothing,
+  rpcRequestStarted: nothing,
+  rpcRequestFinished: nothing,
+  rpcCall: nothing,
+  rpcBatchSent: nothing,
+  accountsBatched: nothing,
+  rpcQueueChanged: nothing,
+  coalesced: nothing,
+  resolveCache: nothing,
+};
+
+/** Renders the current metrics for `GET /metrics`; only platforms that keep metrics provide one. */
+export interface MetricsExporter {
+  readonly contentType: string;
+  render(): Promise<string>;
+}
