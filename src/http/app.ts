@@ -10,6 +10,7 @@ import { overrideRateLimit } from "./override-rate-limit.js";
 import { buildDocument } from "./openapi/document.js";
 import { observeRequests, routePatternOf } from "./request-log.js";
 import { apiReferenceRoutes } from "./routes/api-reference.js";
+import { metricsRoute } from "./routes/metrics.js";
 import { NO_TELEMETRY } from "../telemetry.js";
 import { ROUTES } from "./routes/index.js";
 import { selectEndpoint } from "./rpc-param.js";
@@ -41,9 +42,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(selectEndpoint(deps.endpoints));
 
-  const { metrics } = deps;
-  // Prometheus text, outside the envelope; `Cache-Control: no-store` comes from the cache policy.
-  if (metrics) app.get("/metrics", async (c) => c.body(await metrics.render(), 200, { "Content-Type": metrics.contentType }));
+  if (deps.metrics) app.route("/", metricsRoute(deps.metrics));
   for (const routes of ROUTES) app.route("/", routes(deps));
   let document: ReturnType<typeof buildDocument> | undefined;
   app.route("/", apiReferenceRoutes(deps, () => (document ??= buildDocument(app))));

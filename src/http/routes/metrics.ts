@@ -1,0 +1,22 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { MetricsExporter } from "../../telemetry.js";
+import type { AppEnv } from "../deps.js";
+
+/**
+ * `GET /metrics`: Prometheus text, outside the envelope (`Cache-Control:
+ * no-store` comes from the cache policy). Mounted, and so documented, only
+ * where the platform exports metrics.
+ */
+export function metricsRoute(metrics: MetricsExporter): OpenAPIHono<AppEnv> {
+  const routes = new OpenAPIHono<AppEnv>();
+  routes.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/metrics",
+    operationId: "metrics",
+    tags: ["Service"],
+    summary: "Prometheus metrics of this process (METRICS=off removes the route)",
+    responses: { 200: { description: "Prometheus text exposition format", content: { "text/plain": { schema: z.string() } } } },
+  });
+  routes.get("/metrics", async (c) => c.body(await metrics.render(), 200, { "Content-Type": metrics.contentType }));
+  return routes;
+}
