@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { SDK_WORKER_PRELUDE } from "./sdk-worker-prelude.js";
 import type { SdkErrorClass } from "./chain-gen.js";
 
 /*
@@ -29,45 +30,8 @@ const SDK_ERROR_TYPES: readonly SdkErrorClass[] = [
   "PdaOwnerNotAllowed",
 ];
 
-// Plain CommonJS source: a function's toString would carry the test
-// transformer's rewrites (e.g. of dynamic import) into the worker.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { createRequire } = require("node:module");
-const path = require("node:path");
-const { pathToFileURL } = require("node:url");
-
-const packageRequire = createRequire(workerData.packageJson);
-// web3.js has no "exports" map, so this is the very module instance the SDK's ESM build imports.
-const web3 = packageRequire("@solana/web3.js");
-const sdkEntry = path.join(path.dirname(packageRequire.resolve("@bonfida/spl-name-service")), "..", "esm", "index.mjs");
+const WORKER_SOURCE = `${SDK_WORKER_PRELUDE}
 const sdkTypes = new Set(workerData.sdkTypes);
-const connections = new Map();
-
-// findProgramAddressSync is a pure function of its seeds and program. The SDK
-// derives the same domain key up to three times per resolve (directly, as the
-// parent of the V1 record key, and again for the V2 record key); caching the
-// result changes no outcome and roughly halves the oracle's curve arithmetic.
-const findProgramAddressSync = web3.PublicKey.findProgramAddressSync;
-const derived = new Map();
-web3.PublicKey.findProgramAddressSync = function (seeds, programId) {
-  const key = seeds.map((seed) => Buffer.from(seed).toString("hex")).join(".") + "@" + programId.toBase58();
-  let found = derived.get(key);
-  if (!found) {
-    found = findProgramAddressSync.call(this, seeds, programId);
-    derived.set(key, found);
-  }
-  return [found[0], found[1]];
-};
-
-function connectionTo(url) {
-  let connection = connections.get(url);
-  if (!connection) {
-    connection = new web3.Connection(url, "processed");
-    connections.set(url, connection);
-  }
-  return connection;
-}
 
 function toConfig(config) {
   if (config === null) return undefined;

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { SDK_WORKER_PRELUDE } from "./sdk-worker-prelude.js";
 
 /*
  * The official SDK's wallet functions (3.0.26, its ESM build, over web3.js
@@ -20,40 +21,7 @@ export type SdkWalletOutcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly type: string | undefined; readonly detail: string };
 
-// Plain CommonJS source: a function's toString would carry the test
-// transformer's rewrites into the worker.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { createRequire } = require("node:module");
-const path = require("node:path");
-const { pathToFileURL } = require("node:url");
-
-const packageRequire = createRequire(workerData.packageJson);
-const web3 = packageRequire("@solana/web3.js");
-const sdkEntry = path.join(path.dirname(packageRequire.resolve("@bonfida/spl-name-service")), "..", "esm", "index.mjs");
-const connections = new Map();
-
-// A pure function of its seeds and program: caching it changes no outcome.
-const findProgramAddressSync = web3.PublicKey.findProgramAddressSync;
-const derived = new Map();
-web3.PublicKey.findProgramAddressSync = function (seeds, programId) {
-  const key = seeds.map((seed) => Buffer.from(seed).toString("hex")).join(".") + "@" + programId.toBase58();
-  let found = derived.get(key);
-  if (!found) {
-    found = findProgramAddressSync.call(this, seeds, programId);
-    derived.set(key, found);
-  }
-  return [found[0], found[1]];
-};
-
-function connectionTo(url) {
-  let connection = connections.get(url);
-  if (!connection) {
-    connection = new web3.Connection(url, "processed");
-    connections.set(url, connection);
-  }
-  return connection;
-}
+const WORKER_SOURCE = `${SDK_WORKER_PRELUDE}
 
 const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 const pk = (text) => new web3.PublicKey(text);
