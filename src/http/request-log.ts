@@ -27,6 +27,19 @@ export function routePatternOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): str
   return UNMATCHED_ROUTE;
 }
 
+/** The fields of a request's log line, in the order they are written. */
+interface RequestLine {
+  reqId: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  rpcCalls: number;
+  rpcAccounts: number;
+  rpcOverride: boolean;
+  error?: string;
+}
+
 /**
  * Outermost middleware: gives every request an id (echoed in
  * `X-Request-Id`, errors included), reports it to telemetry, and writes one
@@ -47,19 +60,17 @@ export const observeRequests = (logger: Logger, telemetry: Telemetry): Middlewar
     telemetry.httpRequestFinished(route, httpMethodLabel(c.req.method), status, seconds);
     const failure = c.get("error");
     const usage = c.get("rpcUsage");
-    logger.info(
-      {
-        reqId: id,
-        method: c.req.method,
-        route,
-        status,
-        ms: Math.round(seconds * 100_000) / 100,
-        rpcCalls: usage?.calls ?? 0,
-        rpcAccounts: usage?.accounts ?? 0,
-        // That an override was given, never what it was.
-        rpcOverride: c.req.query("rpc") !== undefined,
-        ...(failure === undefined ? {} : { error: errorCode(failure) }),
-      },
-      "request",
-    );
+    const line: RequestLine = {
+      reqId: id,
+      method: c.req.method,
+      route,
+      status,
+      ms: Math.round(seconds * 100_000) / 100,
+      rpcCalls: usage?.calls ?? 0,
+      rpcAccounts: usage?.accounts ?? 0,
+      // That an override was given, never what it was.
+      rpcOverride: c.req.query("rpc") !== undefined,
+    };
+    if (failure !== undefined) line.error = errorCode(failure);
+    logger.info(line, "request");
   };

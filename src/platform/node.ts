@@ -1,6 +1,6 @@
-import { pino } from "pino";
 import { ConfigError, loadConfig } from "../config.js";
 import { startGateway } from "./node-gateway.js";
+import { createNodeLog } from "./node-log.js";
 
 /** Process entry: configuration from the environment, listen, drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -14,10 +14,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  // Log lines are written asynchronously: a request never waits for stdout. While a write is
-  // pending, later lines are appended to one buffer, so under load they leave in few writes.
-  const destination = pino.destination({ dest: 1, sync: false });
-  const logger = pino({ level: config.logLevel }, destination);
+  const { logger, flushSync } = createNodeLog(config.logLevel);
   if (!config.rpcUrl) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
   const running = await startGateway(config, logger);
   logger.info({ url: running.url, rpc: config.rpcUrl ? new URL(config.rpcUrl).origin : null }, "listening");
@@ -27,12 +24,12 @@ async function main(): Promise<void> {
     running.close().then(
       () => {
         logger.info("stopped");
-        destination.flushSync();
+        flushSync();
         process.exit(0);
       },
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
-        destination.flushSync();
+        flushSync();
         process.exit(1);
       },
     );

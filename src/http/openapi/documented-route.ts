@@ -1,7 +1,7 @@
 import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../deps.js";
-import { rejection, rpcQueryParam } from "./request-schemas.js";
+import { type PlainCheck, plainCheckOf, rejection, rpcQueryParam } from "./request-schemas.js";
 import { errorEnvelope, okEnvelope } from "./response-schemas.js";
 
 type Shape = Record<string, z.ZodType>;
@@ -120,7 +120,8 @@ function responses(route: DocumentedRoute<Shape, Shape>): RouteConfig["responses
 
 /**
  * Adds a GET route to `app` and to its OpenAPI document from one description.
- * Input is checked by the very schemas the document lists: the path first,
+ * Input is checked by the very schemas the document lists (path parameters
+ * through their plain checks, which answer the same): the path first,
  * then the query, member by member in declared order, the first failure
  * answering with its typed error; `rpc` is left to the route's first
  * `c.var.rpc()`, after everything else, as upstream checks it.
@@ -134,6 +135,9 @@ export function documentedGet<P extends Shape, Q extends Shape>(
   const query = withExamples(route.query, "query", route.examples);
   const documentedQuery = route.rpc ? { ...query, rpc: rpcQueryParam } : query;
   const answers = responses(route as DocumentedRoute<Shape, Shape>);
+  // The route's own schemas (not their annotated copies) key the plain checks.
+  const paramChecks = memberChecks(route.params, params);
+  const queryChecks = memberChecks(route.query, query);
 
   for (const path of route.paths) {
     app.openAPIRegistry.registerPath({
@@ -150,22 +154,40 @@ export function documentedGet<P extends Shape, Q extends Shape>(
       responses: answers,
     });
     app.get(honoPath(path), (c) => {
-      const parsedParams = parseMembers(params, (name) => c.req.param(name) ?? "");
-      const parsedQuery = parseMembers(query, (name) => {
+      const parsedParams: Record<string, unknown> = {};
+      for (const { name, check } of paramChecks) parsedParams[name] = check(c.req.param(name) ?? "");
+      const parsedQuery: Record<string, unknown> = {};
+      for (const { name, check } of queryChecks) {
         const values = c.req.queries(name);
-        return values === undefined ? undefined : values.length === 1 ? values[0] : values;
-      });
+        parsedQuery[name] = check(values === undefined ? undefined : values.length === 1 ? values[0] : values);
+      }
       return handler(c, { params: parsedParams as Parsed<P>, query: parsedQuery as Parsed<Q> });
     });
   }
 }
 
-function parseMembers(shape: Shape, read: (name: string) => unknown): Record<string, unknown> {
-  const parsed: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(shape)) {
-    const result = schema.safeParse(read(name));
-    if (!result.success) throw rejection(result.error);
-    parsed[name] = result.data;
-  }
-  return parsed;
+interface MemberCheck {
+  readonly name: string;
+  readonly check: (raw: unknown) => unknown;
+}
+
+/**
+ * The members' checks in declared order, built once per route: a schema's
+ * plain check where it has one (path parameters, always strings), else its
+ * parse, the first failure thrown as its typed error.
+ */
+function memberChecks(declared: Shape, documented: Shape): MemberCheck[] {
+  return Object.keys(declared).map((name) => {
+    const plain: PlainCheck | undefined = plainCheckOf(declared[name]!);
+    if (plain) return { name, check: (raw) => plain(raw as string) };
+    const schema = documented[name]!;
+    return {
+      name,
+      check: (raw) => {
+        const result = schema.safeParse(raw);
+        if (!result.success) throw rejection(result.error);
+        return result.data;
+      },
+    };
+  });
 }

@@ -33,22 +33,42 @@ export function rejection(error: z.ZodError): Error {
 
 const PUBKEY_PATTERN = "^[1-9A-HJ-NP-Za-km-z]{32,44}$";
 
+/**
+ * A path parameter's check as a plain function: the value the schema's
+ * parse gives, or a throw of the very error its failed parse carries. The
+ * schema stays the definition (and the document); this skips the parse
+ * machinery on every request. `test/http/plain-checks.test.ts` holds each to its schema.
+ */
+export type PlainCheck = (raw: string) => unknown;
+const plainChecks = new WeakMap<z.ZodType, PlainCheck>();
+
+/** The plain check registered for `schema`, if any. */
+export const plainCheckOf = (schema: z.ZodType): PlainCheck | undefined => plainChecks.get(schema);
+
+function withPlainCheck<S extends z.ZodType>(schema: S, check: PlainCheck): S {
+  plainChecks.set(schema, check);
+  return schema;
+}
+
 /** A full domain for `/resolve`: trimmed, lowercased, suffix checked before labels (the spec's order). */
-export const fullDomainParam = z
-  .string()
-  .transform((raw, ctx): FullDomain => {
-    try {
-      return parseFullDomain(raw);
-    } catch (error) {
-      return reject(ctx, error as Error);
-    }
-  })
-  .openapi({
-    description:
-      "A `.sns` or `.sol` domain: `label.sns` or `sub.label.sns`; trimmed and lowercased. " +
-      "The suffix is checked first (`Unsupported TLD`), then the labels (`Invalid input`).",
-    example: "bonfida.sns",
-  });
+export const fullDomainParam = withPlainCheck(
+  z
+    .string()
+    .transform((raw, ctx): FullDomain => {
+      try {
+        return parseFullDomain(raw);
+      } catch (error) {
+        return reject(ctx, error as Error);
+      }
+    })
+    .openapi({
+      description:
+        "A `.sns` or `.sol` domain: `label.sns` or `sub.label.sns`; trimmed and lowercased. " +
+        "The suffix is checked first (`Unsupported TLD`), then the labels (`Invalid input`).",
+      example: "bonfida.sns",
+    }),
+  parseFullDomain,
+);
 
 /** TLD-less `label` or `sub.label` (or only `label` when `labels` is `[1]`), trimmed and lowercased. */
 const tldLessName = (labels: readonly number[]) =>
@@ -62,15 +82,27 @@ const tldLessName = (labels: readonly number[]) =>
     return name;
   });
 
-export const domainNameParam = tldLessName([1, 2]).openapi({
-  description: "A TLD-less name: `label` or `sub.label`; trimmed and lowercased.",
-  example: "bonfida",
-});
+const checkTldLessName = (labels: readonly number[]): PlainCheck => (raw) => {
+  const name = normalizeName(raw);
+  parseLabels(name, labels);
+  return name;
+};
 
-export const parentNameParam = tldLessName([1]).openapi({
-  description: "A TLD-less top-level name (one label); trimmed and lowercased.",
-  example: "bonfida",
-});
+export const domainNameParam = withPlainCheck(
+  tldLessName([1, 2]).openapi({
+    description: "A TLD-less name: `label` or `sub.label`; trimmed and lowercased.",
+    example: "bonfida",
+  }),
+  checkTldLessName([1, 2]),
+);
+
+export const parentNameParam = withPlainCheck(
+  tldLessName([1]).openapi({
+    description: "A TLD-less top-level name (one label); trimmed and lowercased.",
+    example: "bonfida",
+  }),
+  checkTldLessName([1]),
+);
 
 // Exact, case-sensitive enum values: `SOL`, `url`, `INJ`; not `sol` or `Injective`.
 const recordType = z.enum(Record);
@@ -96,11 +128,17 @@ export const recordsQueryParam = z
   });
 
 /** A base58 public key, not trimmed (as web3.js `new PublicKey`): exactly 32 bytes. */
-export const pubkeyParam = z
-  .string()
-  .refine(tryDecodePublicKey, "not a public key")
-  .transform((text) => text as Address)
-  .openapi({ description: "A base58 public key (32 bytes), not trimmed.", pattern: PUBKEY_PATTERN });
+export const pubkeyParam = withPlainCheck(
+  z
+    .string()
+    .refine(tryDecodePublicKey, "not a public key")
+    .transform((text) => text as Address)
+    .openapi({ description: "A base58 public key (32 bytes), not trimmed.", pattern: PUBKEY_PATTERN }),
+  (raw) => {
+    if (!tryDecodePublicKey(raw)) throw new InvalidInputError("not a public key");
+    return raw as Address;
+  },
+);
 
 /** Comma-separated public keys, each trimmed, 1 to 100 of them, duplicates kept. */
 export const pubkeysParam = z
