@@ -1,6 +1,4 @@
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
-import { SDK_WORKER_PRELUDE } from "./sdk-worker-prelude.js";
+import { SDK_WORKER_PRELUDE, SdkWorker } from "./sdk-worker.js";
 
 /*
  * The official SDK's wallet functions (3.0.26, its ESM build, over web3.js
@@ -64,56 +62,19 @@ import(pathToFileURL(sdkEntry).href).then((sdk) => {
 });
 `;
 
-interface Reply {
-  readonly id?: number;
-  readonly outcome?: SdkWalletOutcome;
-  readonly ready?: boolean;
-}
-
 export class SdkWalletOracle {
-  readonly #worker: Worker;
-  readonly #pending = new Map<number, { resolve(outcome: SdkWalletOutcome): void; reject(error: unknown): void }>();
-  #nextId = 0;
-  #failure: unknown;
-
-  private constructor(worker: Worker) {
-    this.#worker = worker;
-    worker.on("message", (reply: Reply) => {
-      if (reply.id === undefined || !reply.outcome) return;
-      this.#pending.get(reply.id)?.resolve(reply.outcome);
-      this.#pending.delete(reply.id);
-    });
-    const fail = (error: unknown) => {
-      this.#failure = error;
-      for (const pending of this.#pending.values()) pending.reject(error);
-      this.#pending.clear();
-    };
-    worker.on("error", fail);
-    worker.on("exit", (code) => fail(new Error(`SDK worker exited with code ${code}`)));
-  }
+  private constructor(private readonly worker: SdkWorker<SdkWalletOutcome>) {}
 
   static async start(): Promise<SdkWalletOracle> {
-    const packageJson = fileURLToPath(new URL("../package.json", import.meta.url));
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { packageJson } });
-    await new Promise<void>((resolve, reject) => {
-      worker.once("error", reject);
-      worker.once("message", (reply: Reply) => (reply.ready ? resolve() : reject(new Error("SDK worker did not start"))));
-    });
-    return new SdkWalletOracle(worker);
+    return new SdkWalletOracle(await SdkWorker.start<SdkWalletOutcome>(WORKER_SOURCE));
   }
 
   /** Runs `call` against the RPC at `rpcUrl`. */
   run(rpcUrl: string, call: SdkWalletCall): Promise<SdkWalletOutcome> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, url: rpcUrl, call });
-    });
+    return this.worker.call({ url: rpcUrl, call });
   }
 
-  async close(): Promise<void> {
-    this.#worker.removeAllListeners("exit");
-    await this.#worker.terminate();
+  close(): Promise<void> {
+    return this.worker.close();
   }
 }
