@@ -12,6 +12,7 @@ import { observeRequests, routePatternOf } from "./request-log.js";
 import { apiReferenceRoutes } from "./routes/api-reference.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { NO_TELEMETRY } from "../telemetry.js";
+import { SnsError } from "../sns/errors.js";
 import { ROUTES } from "./routes/index.js";
 import { selectEndpoint } from "./rpc-param.js";
 
@@ -52,7 +53,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((error, c) => {
     c.set("error", error);
     const answer = errorAnswer(error, c.req.path);
-    if (answer.status >= 500) deps.logger.warn({ reqId: c.get("requestId"), route: routePatternOf(c), err: error }, "request failed");
+    // A 500 that is a chain-state answer (SnsError: a tokenized domain with no
+    // holder, a PDA owner) is already in the request line with its code; the
+    // full warn line, stack and all, is for failures of the gateway or its RPC.
+    if (answer.status >= 500 && !(error instanceof SnsError)) {
+      deps.logger.warn({ reqId: c.get("requestId"), route: routePatternOf(c), err: error }, "request failed");
+    }
     return fail(c, answer.status, answer.message);
   });
 
