@@ -1,21 +1,10 @@
-import { type Address, getBase64Encoder } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import type { AccountData, ProgramAccount, ProgramAccounts, TokenAmountEntry } from "../sns/chain.js";
+import { decodeCanonicalBase64 } from "./base64.js";
 import { RpcError } from "./errors.js";
 
 // Hand-written shape checks: these run for every account on the hot path,
 // and a wrong shape must become a typed error, never a TypeError later.
-
-// Native decoding (Buffer on Node, atob on Workers, picked by kit's package
-// conditions) behind a strict check: decoders of both kinds accept sloppy
-// input, while an answer must be canonical padded base64 (the unused bits of
-// the last group zero) or be refused as malformed.
-const base64Bytes = getBase64Encoder();
-const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
-
-/** Bytes of canonical padded base64 text; undefined for anything else. */
-export function decodeCanonicalBase64(text: string): Uint8Array | undefined {
-  return CANONICAL_BASE64.test(text) ? (base64Bytes.encode(text) as Uint8Array) : undefined;
-}
 
 const invalid = (what: string) => new RpcError("invalid-response", `unexpected RPC result: ${what}`);
 

@@ -1,6 +1,6 @@
 import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import { decodeCanonicalBase64 } from "../../src/rpc/results.js";
+import { decodeCanonicalBase64 } from "../../src/rpc/base64.js";
 import { createRng } from "../../testkit/rng.js";
 
 /** The strict reference: @scure/base refuses anything but canonical padded base64. */
@@ -56,5 +56,17 @@ describe("decodeCanonicalBase64", () => {
     expect(decodeCanonicalBase64("AAE=")).toEqual(Uint8Array.of(0, 1));
     expect(decodeCanonicalBase64("AAF=")).toBeUndefined();
     expect(decodeCanonicalBase64("")).toEqual(new Uint8Array(0));
+  });
+});
+
+describe("decodeCanonicalBase64 on account-sized data", () => {
+  it("matches a strict decoder on long inputs with one character changed anywhere", () => {
+    const rng = createRng(7);
+    for (let n = 0; n < 300; n++) {
+      const text = base64.encode(rng.bytes(rng.int(100, 1200)));
+      const at = rng.int(0, text.length - 1);
+      const edited = text.slice(0, at) + rng.pick(NOISE) + text.slice(at + 1);
+      expect(decodeCanonicalBase64(edited)).toEqual(reference(edited));
+    }
   });
 });
