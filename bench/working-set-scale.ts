@@ -8,6 +8,7 @@ import { BUILD_DIR, buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
 import type { Usage } from "./ipc.js";
 import { type Expected, fetchAll, runLoad } from "./load.js";
+import { summarizeProfile } from "./profile.js";
 import { type TargetCheck, formatTargets } from "./report.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { pathOf } from "./workload.js";
@@ -47,7 +48,10 @@ const options = {
   solShare: envNumber("BENCH_SOL_SHARE", 0.35),
   gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStartFlags(),
   out: process.env.BENCH_OUT?.trim() || `${RESULTS_DIR}scale-latest.json`,
+  /** "1": CPU-profile the gateway during each repeat window (bench/results/profiles/). */
+  profile: process.env.BENCH_PROFILE?.trim() === "1",
 };
+const profileDir = `${RESULTS_DIR}profiles/scale-${new Date().toISOString().replace(/[:.]/g, "-")}`;
 if (options.sizes.some((n) => !Number.isInteger(n) || n < 50)) throw new Error("BENCH_SCALE_NAMES: comma-separated name counts of at least 50");
 
 /** Gateway variables an operator might tune; passed through so they can be tried from here. */
@@ -109,7 +113,15 @@ interface SizeRun {
     readonly memoryEnd: Memory;
     readonly memoryAfter: Memory;
   };
+  /** Entries and estimated bytes of each memo (null when the gateway under test does not report them). */
+  readonly memos: { readonly afterWarm: MemoStats | null; readonly afterRepeat: MemoStats | null };
 }
+
+type MemoStats = Record<string, { entries: number; bytes: number; budget: number }>;
+const formatMemos = (stats: MemoStats) =>
+  Object.entries(stats)
+    .map(([name, m]) => `${name} ${m.entries.toLocaleString("en-US")} (${round(m.bytes / MB)} of ${round(m.budget / MB)} MB)`)
+    .join(", ");
 
 /** Busy CPU seconds of the whole machine, from /proc/stat (null off Linux). */
 function machineBusyS(): number | null {
@@ -178,6 +190,7 @@ async function measureSize(names: number): Promise<SizeRun[]> {
         const warmS = (performance.now() - warmStarted) / 1000;
         await sleep(500);
         const warmed = await gateway.usage();
+        const memosWarm = await gateway.call<MemoStats>("memos").catch(() => null);
         const expected = new Map(paths.map((path, i) => [path, answers[i]!]));
         const sdkDisagreements = paths.filter((path, i) => agreesWithSdk(answers[i]!, entryOf.get(path)!) === false).length;
         log(
@@ -186,11 +199,14 @@ async function measureSize(names: number): Promise<SizeRun[]> {
             `(heap used ${round(warmed.heap.used / MB)} MB), ${sdkDisagreements} answers differ from chain-gen's SDK expectation`,
         );
 
+        if (memosWarm) log(`N=${names} round ${r + 1}: memos after the warm pass: ${formatMemos(memosWarm)}`);
+
         // Repeat lookups: a short unmeasured run first (connections, JIT), then the window.
         const common = { url: gateway.url, connections: options.connections, sequence, expected, branchOf };
         if (options.warmupS > 0) await runLoad({ ...common, durationS: options.warmupS, start: 0 });
         await sleep(200);
         await localnet.call("reset");
+        if (options.profile) await gateway.call("profileStart");
         const s0 = await gateway.usage();
         const m0 = machineBusyS();
         const p0 = process.cpuUsage();
@@ -199,8 +215,15 @@ async function measureSize(names: number): Promise<SizeRun[]> {
         const [s1, l1, stats] = await Promise.all([gateway.usage(), localnet.usage(), localnet.call<LocalnetStats>("stats")]);
         const p1 = process.cpuUsage(p0);
         const m1 = machineBusyS();
+        if (options.profile) {
+          const file = `${profileDir}/gateway-n${names}-r${r + 1}.cpuprofile`;
+          await gateway.call("profileStop", file);
+          log(`profile ${file}\n${summarizeProfile(file, 20)}`);
+        }
         await sleep(500);
         const after = await gateway.usage();
+        const memosAfter = await gateway.call<MemoStats>("memos").catch(() => null);
+        if (memosAfter) log(`N=${names} round ${r + 1}: memos after the repeat window: ${formatMemos(memosAfter)}`);
         const n = Math.max(1, load.responses);
         const ownCpuS = (s1.cpuUs - s0.cpuUs + l1.cpuUs - l0.cpuUs + p1.user + p1.system) / 1e6;
         const run: SizeRun = {
@@ -227,6 +250,7 @@ async function measureSize(names: number): Promise<SizeRun[]> {
             memoryEnd: memoryOf(s1),
             memoryAfter: memoryOf(after),
           },
+          memos: { afterWarm: memosWarm, afterRepeat: memosAfter },
         };
         log(
           `N=${names} round ${r + 1}: repeat c${options.connections} ${run.repeat.rps} req/s, p50 ${run.repeat.p50Ms} ms, ` +
@@ -288,6 +312,7 @@ async function main(): Promise<void> {
   const build = buildChildren();
   if (build.diagnostics) log(`tsc reported (JavaScript was emitted anyway):\n${build.diagnostics.split("\n").slice(0, 10).join("\n")}`);
   log(`gateway node flags: ${options.gatewayNodeFlags.join(" ") || "(none)"}`);
+  if (options.profile) mkdirSync(profileDir, { recursive: true });
   const runs: SizeRun[] = [];
   for (const names of options.sizes) runs.push(...(await measureSize(names)));
 
