@@ -1,13 +1,18 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
-import { LRUCache } from "lru-cache";
+import { ByteMemo, MAP_SLOT_BYTES, stringBytes } from "./memo.js";
 
 // Curve arithmetic in BigInt costs ~0.1 ms per point decode and ~2 ms per
 // signature check, while the answers are pure functions of the bytes: hot
-// names must not pay for them again. Keys are the raw bytes as latin1 text.
-// Bounded by bytes: 96 for the cache's bookkeeping per entry plus the key.
-const sizeOfKey = (_: boolean, key: string) => key.length + 96;
-const onCurveMemo = new LRUCache<string, boolean>({ maxSize: 4 * 1024 * 1024, sizeCalculation: sizeOfKey });
-const signatureMemo = new LRUCache<string, boolean>({ maxSize: 4 * 1024 * 1024, sizeCalculation: sizeOfKey });
+// names must not pay for them again. Keys are the raw bytes as latin1 text
+// (a 32-byte key: a 48-byte string, a third of its base58 text's entry).
+const sizeOfEntry = (key: string) => stringBytes(key) + MAP_SLOT_BYTES;
+
+/** Registry owners checked for being on the curve: ~96 bytes each, so 110,000 owners fit. */
+export const ON_CURVE_MEMO_BYTES = 10 * 1024 * 1024;
+/** V1 SOL record signatures (key ‖ signature ‖ 128-byte message): ~290 bytes each, 21,000 fit. */
+export const SIGNATURE_MEMO_BYTES = 6 * 1024 * 1024;
+const onCurveMemo = new ByteMemo<boolean>(ON_CURVE_MEMO_BYTES, sizeOfEntry);
+const signatureMemo = new ByteMemo<boolean>(SIGNATURE_MEMO_BYTES, sizeOfEntry);
 
 function latin1(bytes: Uint8Array): string {
   let text = "";
@@ -74,4 +79,10 @@ function verifyCanonical(signature: Uint8Array, message: Uint8Array, publicKey: 
   } catch {
     return false;
   }
+}
+
+/** Entries and estimated bytes of the curve memos, for benchmarks and tests. */
+export function curveMemoStats(): Record<"onCurve" | "signatures", { entries: number; bytes: number; budget: number }> {
+  const of = (m: ByteMemo<boolean>) => ({ entries: m.size, bytes: m.heldBytes, budget: m.budgetBytes });
+  return { onCurve: of(onCurveMemo), signatures: of(signatureMemo) };
 }

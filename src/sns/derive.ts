@@ -1,6 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { Address } from "@solana/kit";
-import { LRUCache } from "lru-cache";
 import { addressToBytes, bytesToAddress, utf8 } from "./bytes.js";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -17,6 +16,7 @@ import {
   TOKEN_PROGRAM_ID,
 } from "./constants.js";
 import { decodesAsPoint } from "./curve.js";
+import { ByteMemo, MAP_SLOT_BYTES, stringBytes } from "./memo.js";
 
 const PDA_MARKER = utf8.encode("ProgramDerivedAddress");
 const ZERO_KEY = new Uint8Array(32);
@@ -62,16 +62,15 @@ export function deriveNameAccount(hashedName: Uint8Array, nameClass?: Address, p
 
 // Every derivation is a pure function of its string inputs; caching them
 // keeps repeated resolutions of hot names free of sha256 and curve work.
-// Names come from request paths, so the bound is on bytes, not just entries;
-// sizes count both strings plus the cache's own bookkeeping per entry.
-const ENTRY_OVERHEAD = 96;
-const memo = new LRUCache<string, Address>({
-  maxSize: 8 * 1024 * 1024,
-  sizeCalculation: (value, key) => key.length + value.length + ENTRY_OVERHEAD,
-});
+// Names come from request paths, so the bound is on bytes, not just entries.
+const sizeOfEntry = (key: string, value: string) => stringBytes(key) + stringBytes(value) + MAP_SLOT_BYTES;
+
+/** Single keys of the other routes (`/domain-key`, records, reverses, wallets), and subdomains' parents. */
+export const KEY_MEMO_BYTES = 8 * 1024 * 1024;
+const memo = new ByteMemo<string>(KEY_MEMO_BYTES, sizeOfEntry);
 
 function memoized(key: string, derive: () => Address): Address {
-  let value = memo.get(key);
+  let value = memo.get(key) as Address | undefined;
   if (value === undefined) {
     value = derive();
     memo.set(key, value);
@@ -127,14 +126,12 @@ export interface ResolutionKeys {
 
 /**
  * The resolution keys of a name are kept as ONE entry, their five addresses
- * joined in one string: a tenth of the memory of five entries, so about
- * 100,000 names fit in the budget below and a repeat lookup of any of them
- * costs no hashing or curve work at all.
+ * joined in one string (about 340 bytes with a 25-character name): a tenth of
+ * the memory of five entries, so 120,000 names fit the budget and a repeat
+ * lookup of any of them costs no hashing or curve work at all.
  */
-const resolutionMemo = new LRUCache<string, string>({
-  maxSize: 32 * 1024 * 1024,
-  sizeCalculation: (value, key) => key.length + value.length + ENTRY_OVERHEAD,
-});
+export const RESOLUTION_MEMO_BYTES = 40 * 1024 * 1024;
+const resolutionMemo = new ByteMemo<string>(RESOLUTION_MEMO_BYTES, sizeOfEntry);
 
 export function deriveResolutionKeys(name: string): ResolutionKeys {
   let joined = resolutionMemo.get(name);
@@ -176,4 +173,10 @@ export function deriveReverseKey(domainKey: Address, parentKey?: Address): Addre
   return memoized(`rv:${domainKey}:${parentKey ?? ""}`, () =>
     deriveNameAccount(hashName(domainKey), REVERSE_LOOKUP_CLASS, parentKey),
   );
+}
+
+/** Entries and estimated bytes of the derivation memos, for benchmarks and tests. */
+export function derivationMemoStats(): Record<"keys" | "resolutions", { entries: number; bytes: number; budget: number }> {
+  const of = (m: ByteMemo<string>) => ({ entries: m.size, bytes: m.heldBytes, budget: m.budgetBytes });
+  return { keys: of(memo), resolutions: of(resolutionMemo) };
 }
