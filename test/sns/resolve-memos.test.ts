@@ -85,3 +85,45 @@ describe("curve memos", () => {
     expect(after.bytes).toBeLessThanOrEqual(after.budget);
   });
 });
+
+describe("signature memo keys", () => {
+  const rng = createRng(14);
+  const secret = rng.bytes(32);
+  const publicKey = ed25519.getPublicKey(secret);
+  const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+  it("keep lowercase-hex messages apart from raw messages that equal their packed bytes", () => {
+    const inner = rng.bytes(64);
+    const hexMessage = new TextEncoder().encode(hex(inner));
+    const signature = ed25519.sign(hexMessage, secret);
+    // Same signature over the raw bytes the hex packs to: must not reuse the hex message's answer.
+    expect(verifyEd25519(signature, hexMessage, publicKey)).toBe(true);
+    expect(verifyEd25519(signature, inner, publicKey)).toBe(false);
+    const rawSignature = ed25519.sign(inner, secret);
+    expect(verifyEd25519(rawSignature, inner, publicKey)).toBe(true);
+    expect(verifyEd25519(rawSignature, hexMessage, publicKey)).toBe(false);
+  });
+
+  it("tell uppercase, odd-length and non-hex messages from lowercase hex", () => {
+    const inner = rng.bytes(64);
+    const lower = new TextEncoder().encode(hex(inner));
+    const upper = new TextEncoder().encode(hex(inner).toUpperCase());
+    const signature = ed25519.sign(lower, secret);
+    for (let pass = 0; pass < 2; pass++) {
+      expect(verifyEd25519(signature, lower, publicKey)).toBe(true);
+      expect(verifyEd25519(signature, upper, publicKey)).toBe(false);
+      expect(verifyEd25519(signature, lower.subarray(1), publicKey)).toBe(false);
+    }
+    const odd = new TextEncoder().encode("abc");
+    expect(verifyEd25519(ed25519.sign(odd, secret), odd, publicKey)).toBe(true);
+  });
+
+  it("make a V1 record's entry about 232 bytes", () => {
+    const message = new TextEncoder().encode(hex(rng.bytes(64)));
+    const before = curveMemoStats().signatures;
+    verifyEd25519(ed25519.sign(message, secret), message, publicKey);
+    const after = curveMemoStats().signatures;
+    expect(after.bytes - before.bytes).toBe(232);
+    expect(after.budget / 232).toBeGreaterThan(50_000);
+  });
+});
