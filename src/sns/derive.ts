@@ -121,16 +121,18 @@ export interface ResolutionKeys {
   readonly nftRecord: Address;
   readonly solV1: Address;
   readonly solV2: Address;
+  /** Derived when first read: only a tokenized name needs it. */
   readonly mint: Address;
 }
 
 /**
- * The resolution keys of a name are kept as ONE entry, their five addresses
- * joined in one string (about 340 bytes with a 25-character name): a tenth of
- * the memory of five entries, so 120,000 names fit the budget and a repeat
- * lookup of any of them costs no hashing or curve work at all.
+ * The four keys every resolution reads are kept as ONE entry, joined in one
+ * string (about 270 bytes with a 25-character name): a tenth of the memory of
+ * four entries, so 120,000 names fit the budget and a repeat lookup of any of
+ * them costs no hashing or curve work at all. The mint is left out: only
+ * tokenized names (a few percent) ask for it, from the per-key memo.
  */
-export const RESOLUTION_MEMO_BYTES = 40 * 1024 * 1024;
+export const RESOLUTION_MEMO_BYTES = 32 * 1024 * 1024;
 const resolutionMemo = new ByteMemo<string>(RESOLUTION_MEMO_BYTES, sizeOfEntry);
 
 export function deriveResolutionKeys(name: string): ResolutionKeys {
@@ -138,11 +140,19 @@ export function deriveResolutionKeys(name: string): ResolutionKeys {
   if (joined === undefined) {
     // Computed without the per-key memo: these keys are only ever asked for together.
     const domain = domainKeyOf(name);
-    joined = [domain, nftRecordKeyOf(domain), recordV1KeyOf(domain, "SOL"), recordV2KeyOf(domain, "SOL"), tokenizedMintOf(domain)].join(" ");
+    joined = [domain, nftRecordKeyOf(domain), recordV1KeyOf(domain, "SOL"), recordV2KeyOf(domain, "SOL")].join(" ");
     resolutionMemo.set(name, joined);
   }
-  const [domain, nftRecord, solV1, solV2, mint] = joined.split(" ") as [Address, Address, Address, Address, Address];
-  return { domain, nftRecord, solV1, solV2, mint };
+  const [domain, nftRecord, solV1, solV2] = joined.split(" ") as [Address, Address, Address, Address];
+  return {
+    domain,
+    nftRecord,
+    solV1,
+    solV2,
+    get mint() {
+      return deriveTokenizedMint(domain);
+    },
+  };
 }
 
 /** Primary ("favourite") domain account of a wallet, under the name-offers program. */
