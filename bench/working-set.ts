@@ -2,6 +2,7 @@ import {
   BRANCH_LABELS,
   type BranchLabel,
   type GeneratedLedger,
+  type GeneratedState,
   type SdkOutcome,
   buildLedger,
   generateStates,
@@ -24,6 +25,17 @@ export interface WorkingSetEntry {
 export interface WorkingSet {
   readonly ledger: GeneratedLedger;
   readonly entries: readonly WorkingSetEntry[];
+}
+
+/** What the ledger is built from: plain data, so it can be cached on disk (bench/working-set-cache.ts). */
+export interface WorkingSetParts {
+  readonly states: readonly GeneratedState[];
+  readonly entries: readonly WorkingSetEntry[];
+}
+
+export interface WorkingSetOptions {
+  /** chain-gen's wallet pool (default 48); the scale bench gives every name its own owner. */
+  readonly identityPool?: number;
 }
 
 /**
@@ -76,11 +88,21 @@ function labelCounts(total: number): Map<BranchLabel, number> {
  * generator (testkit/chain-gen.ts) with a traffic-like label mix, plus a
  * few requests that fail validation before any RPC.
  */
-export function generateWorkingSet(seed: number, total: number): WorkingSet {
+export function generateWorkingSet(seed: number, total: number, options: WorkingSetOptions = {}): WorkingSet {
+  const { states, entries } = generateWorkingSetParts(seed, total, options);
+  return { ledger: buildLedger(states), entries };
+}
+
+export function generateWorkingSetParts(seed: number, total: number, options: WorkingSetOptions = {}): WorkingSetParts {
   const rng = createRng(seed);
   const entries: WorkingSetEntry[] = [];
   const states = [...labelCounts(total)].flatMap(([label, count], i) =>
-    generateStates(rng, count, { labels: [label], namespace: `b${i.toString(36)}x`, subdomainShare: SUBDOMAIN_SHARE }),
+    generateStates(rng, count, {
+      labels: [label],
+      namespace: `b${i.toString(36)}x`,
+      subdomainShare: SUBDOMAIN_SHARE,
+      ...(options.identityPool !== undefined && { identityPool: options.identityPool }),
+    }),
   );
   for (const state of states) {
     const expected = state.expected.none;
@@ -100,5 +122,5 @@ export function generateWorkingSet(seed: number, total: number): WorkingSet {
   for (let i = 0; i < scaled(REQUEST_SHAPES["request/unsupported-tld"]); i++) {
     entries.push({ name: `other${i}`, branch: "request/unsupported-tld", suffixes: [rng.pick([".com", ".eth", ""])], undecodable: false });
   }
-  return { ledger: buildLedger(states), entries };
+  return { states, entries };
 }

@@ -187,6 +187,13 @@ export interface GenerateOptions {
   readonly labels?: readonly BranchLabel[];
   /** Share of subdomain names (default 0.3). */
   readonly subdomainShare?: number;
+  /**
+   * Wallets owners and signers are drawn from (default 48). A small pool keeps
+   * generation cheap; a pool as large as the name count gives (nearly) every
+   * name its own owner, as on mainnet, so per-owner memos are not flattered.
+   * The rng draws the same numbers whatever the pool, so only keys change.
+   */
+  readonly identityPool?: number;
 }
 
 // ---------------------------------------------------------------- names
@@ -258,7 +265,10 @@ function planName(rng: Rng, unique: string, subdomainShare: number): NamePlan {
 
 const isOnCurve = (bytes: Uint8Array): boolean => PublicKey.isOnCurve(bytes);
 const IDENTITY_POOL = 48;
-const randomIdentity = (rng: Rng): Identity => identity(`chain-gen-${rng.int(0, IDENTITY_POOL - 1)}`);
+/** Pool size of the generation an rng is running (GenerateOptions.identityPool), if not the default. */
+const identityPools = new WeakMap<Rng, number>();
+const randomIdentity = (rng: Rng): Identity =>
+  identity(`chain-gen-${rng.int(0, (identityPools.get(rng) ?? IDENTITY_POOL) - 1)}`);
 const OTHER_PROGRAMS: readonly Address[] = [SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID, NAME_PROGRAM_ID, NAME_TOKENIZER_ID];
 
 type OwnerKind = "identity" | "zero" | "random-bytes" | "non-canonical" | "small-order" | "pda";
@@ -955,9 +965,14 @@ export function generateStates(rng: Rng, count: number, options: GenerateOptions
   if (!/^[a-z0-9]+$/.test(namespace)) throw new RangeError(`namespace must be [a-z0-9]+, got ${namespace}`);
   const states: GeneratedState[] = [];
   let round: BranchLabel[] = [];
-  for (let i = 0; i < count; i++) {
-    if (round.length === 0) round = rng.shuffle(labels);
-    states.push(generateState(rng, round.pop()!, `${namespace}-${i.toString(36)}`, options));
+  if (options.identityPool !== undefined) identityPools.set(rng, Math.max(2, Math.floor(options.identityPool)));
+  try {
+    for (let i = 0; i < count; i++) {
+      if (round.length === 0) round = rng.shuffle(labels);
+      states.push(generateState(rng, round.pop()!, `${namespace}-${i.toString(36)}`, options));
+    }
+  } finally {
+    identityPools.delete(rng);
   }
   return states;
 }

@@ -19,6 +19,18 @@ export interface ResolverOptions {
   readonly telemetry?: Telemetry;
 }
 
+/**
+ * Holder hints are keyed by endpoint URL and domain key. An override URL can be
+ * kilobytes long, so the bound is on bytes too: ~2 MB for 10,000 hints on
+ * `RPC_URL`, never more than 4 MB whatever the URLs (lru-cache's own
+ * bookkeeping is about 100 bytes an entry).
+ */
+const HINTS_BOUND: LRUCache.Options<string, Address, unknown> = {
+  max: 10_000,
+  maxSize: 4 * 1024 * 1024,
+  sizeCalculation: (value, key) => key.length + value.length + 100,
+};
+
 type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: SnsError };
 
 /**
@@ -29,7 +41,7 @@ type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: fal
 export class Resolver {
   private readonly inFlight = new Map<string, Promise<Address>>();
   /** Last holder token account of tokenized domains, per endpoint (see HolderHints). */
-  private readonly holderAccounts = new LRUCache<string, Address>({ max: 10_000 });
+  private readonly holderAccounts = new LRUCache<string, Address>(HINTS_BOUND);
   private readonly cache: LRUCache<string, Outcome> | undefined;
   /** NFT holders of tokenized domains, per endpoint, for NFT_HOLDER_TTL_MS. */
   private readonly holders: LRUCache<string, Address> | undefined;
@@ -38,7 +50,7 @@ export class Resolver {
 
   constructor(private readonly options: ResolverOptions) {
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
-    this.holders = options.holderTtlMs > 0 ? new LRUCache({ max: 10_000, ttl: options.holderTtlMs }) : undefined;
+    this.holders = options.holderTtlMs > 0 ? new LRUCache({ ...HINTS_BOUND, ttl: options.holderTtlMs }) : undefined;
     this.cache =
       options.cacheTtlMs > 0
         ? new LRUCache({

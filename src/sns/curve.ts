@@ -1,13 +1,21 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
-import { LRUCache } from "lru-cache";
+import { ByteMemo, MAP_SLOT_BYTES, stringBytes } from "./memo.js";
 
 // Curve arithmetic in BigInt costs ~0.1 ms per point decode and ~2 ms per
 // signature check, while the answers are pure functions of the bytes: hot
-// names must not pay for them again. Keys are the raw bytes as latin1 text.
-// Bounded by bytes: 96 for the cache's bookkeeping per entry plus the key.
-const sizeOfKey = (_: boolean, key: string) => key.length + 96;
-const onCurveMemo = new LRUCache<string, boolean>({ maxSize: 4 * 1024 * 1024, sizeCalculation: sizeOfKey });
-const signatureMemo = new LRUCache<string, boolean>({ maxSize: 4 * 1024 * 1024, sizeCalculation: sizeOfKey });
+// names must not pay for them again. Keys are the raw bytes as latin1 text
+// (a 32-byte key: a 48-byte string, a third of its base58 text's entry).
+const sizeOfEntry = (key: string) => stringBytes(key) + MAP_SLOT_BYTES;
+
+/** Registry owners checked for being on the curve: ~96 bytes each, so 110,000 owners fit. */
+export const ON_CURVE_MEMO_BYTES = 10 * 1024 * 1024;
+/**
+ * Signature checks of V1 SOL records (key ‖ signature ‖ packed message: ~232
+ * bytes each), 54,000 fit: in a traffic-like mix, two names in five reach one.
+ */
+export const SIGNATURE_MEMO_BYTES = 12 * 1024 * 1024;
+const onCurveMemo = new ByteMemo<boolean>(ON_CURVE_MEMO_BYTES, sizeOfEntry);
+const signatureMemo = new ByteMemo<boolean>(SIGNATURE_MEMO_BYTES, sizeOfEntry);
 
 function latin1(bytes: Uint8Array): string {
   let text = "";
@@ -55,7 +63,7 @@ export function decodesAsPoint(bytes: Uint8Array): boolean {
  */
 export function verifyEd25519(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
-  const key = latin1(publicKey) + latin1(signature) + latin1(message);
+  const key = latin1(publicKey) + latin1(signature) + messageKey(message);
   let valid = signatureMemo.get(key);
   if (valid === undefined) {
     valid = verifyCanonical(signature, message, publicKey);
@@ -63,6 +71,29 @@ export function verifyEd25519(signature: Uint8Array, message: Uint8Array, public
   }
   return valid;
 }
+
+/**
+ * The message part of a signature memo key. A V1 SOL record signs the
+ * lowercase hex of 64 bytes: packed back to those bytes it takes half the
+ * characters, which makes the entry a fifth smaller. The first character
+ * tells a packed message from a raw one, so two keys never collide.
+ */
+function messageKey(message: Uint8Array): string {
+  if (message.length % 2 === 0) {
+    const packed = new Uint8Array(message.length / 2);
+    for (let i = 0; i < packed.length; i++) {
+      const high = hexValue(message[2 * i]!);
+      const low = hexValue(message[2 * i + 1]!);
+      if (high < 0 || low < 0) return `\u0000${latin1(message)}`;
+      packed[i] = (high << 4) | low;
+    }
+    return `\u0001${latin1(packed)}`;
+  }
+  return `\u0000${latin1(message)}`;
+}
+
+/** Value of a lowercase hex digit's ASCII code, or -1. */
+const hexValue = (code: number): number => (code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 102 ? code - 87 : -1);
 
 function verifyCanonical(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
@@ -74,4 +105,10 @@ function verifyCanonical(signature: Uint8Array, message: Uint8Array, publicKey: 
   } catch {
     return false;
   }
+}
+
+/** Entries and estimated bytes of the curve memos, for benchmarks and tests. */
+export function curveMemoStats(): Record<"onCurve" | "signatures", { entries: number; bytes: number; budget: number }> {
+  const of = (m: ByteMemo<boolean>) => ({ entries: m.size, bytes: m.heldBytes, budget: m.budgetBytes });
+  return { onCurve: of(onCurveMemo), signatures: of(signatureMemo) };
 }

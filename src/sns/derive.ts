@@ -1,6 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { Address } from "@solana/kit";
-import { LRUCache } from "lru-cache";
 import { addressToBytes, bytesToAddress, utf8 } from "./bytes.js";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -17,6 +16,7 @@ import {
   TOKEN_PROGRAM_ID,
 } from "./constants.js";
 import { decodesAsPoint } from "./curve.js";
+import { ByteMemo, MAP_SLOT_BYTES, stringBytes } from "./memo.js";
 
 const PDA_MARKER = utf8.encode("ProgramDerivedAddress");
 const ZERO_KEY = new Uint8Array(32);
@@ -62,16 +62,15 @@ export function deriveNameAccount(hashedName: Uint8Array, nameClass?: Address, p
 
 // Every derivation is a pure function of its string inputs; caching them
 // keeps repeated resolutions of hot names free of sha256 and curve work.
-// Names come from request paths, so the bound is on bytes, not just entries;
-// sizes count both strings plus the cache's own bookkeeping per entry.
-const ENTRY_OVERHEAD = 96;
-const memo = new LRUCache<string, Address>({
-  maxSize: 8 * 1024 * 1024,
-  sizeCalculation: (value, key) => key.length + value.length + ENTRY_OVERHEAD,
-});
+// Names come from request paths, so the bound is on bytes, not just entries.
+const sizeOfEntry = (key: string, value: string) => stringBytes(key) + stringBytes(value) + MAP_SLOT_BYTES;
+
+/** Single keys of the other routes (`/domain-key`, records, reverses, wallets), and subdomains' parents. */
+export const KEY_MEMO_BYTES = 8 * 1024 * 1024;
+const memo = new ByteMemo<string>(KEY_MEMO_BYTES, sizeOfEntry);
 
 function memoized(key: string, derive: () => Address): Address {
-  let value = memo.get(key);
+  let value = memo.get(key) as Address | undefined;
   if (value === undefined) {
     value = derive();
     memo.set(key, value);
@@ -122,30 +121,38 @@ export interface ResolutionKeys {
   readonly nftRecord: Address;
   readonly solV1: Address;
   readonly solV2: Address;
+  /** Derived when first read: only a tokenized name needs it. */
   readonly mint: Address;
 }
 
 /**
- * The resolution keys of a name are kept as ONE entry, their five addresses
- * joined in one string: a tenth of the memory of five entries, so about
- * 100,000 names fit in the budget below and a repeat lookup of any of them
- * costs no hashing or curve work at all.
+ * The four keys every resolution reads are kept as ONE entry, joined in one
+ * string (about 270 bytes with a 25-character name): a tenth of the memory of
+ * four entries, so 120,000 names fit the budget and a repeat lookup of any of
+ * them costs no hashing or curve work at all. The mint is left out: only
+ * tokenized names (a few percent) ask for it, from the per-key memo.
  */
-const resolutionMemo = new LRUCache<string, string>({
-  maxSize: 32 * 1024 * 1024,
-  sizeCalculation: (value, key) => key.length + value.length + ENTRY_OVERHEAD,
-});
+export const RESOLUTION_MEMO_BYTES = 32 * 1024 * 1024;
+const resolutionMemo = new ByteMemo<string>(RESOLUTION_MEMO_BYTES, sizeOfEntry);
 
 export function deriveResolutionKeys(name: string): ResolutionKeys {
   let joined = resolutionMemo.get(name);
   if (joined === undefined) {
     // Computed without the per-key memo: these keys are only ever asked for together.
     const domain = domainKeyOf(name);
-    joined = [domain, nftRecordKeyOf(domain), recordV1KeyOf(domain, "SOL"), recordV2KeyOf(domain, "SOL"), tokenizedMintOf(domain)].join(" ");
+    joined = [domain, nftRecordKeyOf(domain), recordV1KeyOf(domain, "SOL"), recordV2KeyOf(domain, "SOL")].join(" ");
     resolutionMemo.set(name, joined);
   }
-  const [domain, nftRecord, solV1, solV2, mint] = joined.split(" ") as [Address, Address, Address, Address, Address];
-  return { domain, nftRecord, solV1, solV2, mint };
+  const [domain, nftRecord, solV1, solV2] = joined.split(" ") as [Address, Address, Address, Address];
+  return {
+    domain,
+    nftRecord,
+    solV1,
+    solV2,
+    get mint() {
+      return deriveTokenizedMint(domain);
+    },
+  };
 }
 
 /** Primary ("favourite") domain account of a wallet, under the name-offers program. */
@@ -176,4 +183,10 @@ export function deriveReverseKey(domainKey: Address, parentKey?: Address): Addre
   return memoized(`rv:${domainKey}:${parentKey ?? ""}`, () =>
     deriveNameAccount(hashName(domainKey), REVERSE_LOOKUP_CLASS, parentKey),
   );
+}
+
+/** Entries and estimated bytes of the derivation memos, for benchmarks and tests. */
+export function derivationMemoStats(): Record<"keys" | "resolutions", { entries: number; bytes: number; budget: number }> {
+  const of = (m: ByteMemo<string>) => ({ entries: m.size, bytes: m.heldBytes, budget: m.budgetBytes });
+  return { keys: of(memo), resolutions: of(resolutionMemo) };
 }
