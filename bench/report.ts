@@ -30,6 +30,13 @@ export interface ServerRun {
     readonly loopDelayMs: { readonly p50: number; readonly p99: number; readonly max: number };
     readonly localnetLoopDelayMs: { readonly p50: number; readonly p99: number; readonly max: number };
   };
+  /**
+   * Gateway only: mean time a request spent inside the app (the request
+   * observer's span, from the gateway's own latency histogram) over the window.
+   * What the client sees on top is the socket, Node's parser, the event-loop
+   * queue and the load generator.
+   */
+  readonly inAppMeanMs?: number;
   readonly memory: {
     /** RSS once the setting's load has drained. */
     readonly rssAfterMB: number;
@@ -112,7 +119,10 @@ export function formatTable(settings: readonly SettingResult[]): string {
     }
     if (setting.bound) {
       const b = setting.bound;
-      rows.push(["", "c/RTT", `${fmt(b.rps)} (${fmt(b.fraction * 100, 0)}%)`, `RTT ${fmt(b.rttMs, 1)}`, "", "", "", "", "", "", "", "", "", ""]);
+      const client = (setting.connections * 1000) / (setting.runs[0]!.load.rps || 1);
+      const inApp = setting.runs[0]!.inAppMeanMs;
+      const latency = `mean ${fmt(client, 1)} ms` + (inApp ? `, in-app ${fmt(inApp, 1)} ms (RTT/in-app ${fmt(b.rttMs / inApp, 2)})` : "");
+      rows.push(["", "c/RTT", `${fmt(b.rps)} (${fmt(b.fraction * 100, 0)}%)`, `RTT ${fmt(b.rttMs, 1)}`, latency, "", "", "", "", "", "", "", "", ""]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

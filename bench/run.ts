@@ -109,6 +109,21 @@ const median = (values: readonly number[]) => {
 /** The run whose req/s is the median of its rounds (the lower middle for an even count). */
 const medianRun = (runs: readonly ServerRun[]) => [...runs].sort((a, b) => a.load.rps - b.load.rps)[(runs.length - 1) >> 1]!;
 
+const HTTP_DURATION = "sns_gateway_http_request_duration_seconds";
+
+/** Totals of the gateway's request-duration histogram, over every route and status (undefined without /metrics). */
+async function inAppLatency(url: string): Promise<{ sumS: number; count: number } | undefined> {
+  const response = await fetch(`${url}/metrics`).catch(() => undefined);
+  if (!response?.ok) return undefined;
+  let sumS = 0;
+  let count = 0;
+  for (const line of (await response.text()).split("\n")) {
+    if (line.startsWith(`${HTTP_DURATION}_sum`)) sumS += Number(line.slice(line.lastIndexOf(" ") + 1));
+    else if (line.startsWith(`${HTTP_DURATION}_count`)) count += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return { sumS, count };
+}
+
 /** Median time of one JSON-RPC exchange with the localnet at its current latency: the floor of a resolve. */
 async function measureRtt(url: string): Promise<number> {
   const times: number[] = [];
@@ -311,6 +326,7 @@ async function main(): Promise<void> {
       await localnet.call("reset");
       const profiled = options.profile === "all" || (options.profile === "1" && name !== "baseline");
       if (profiled) await server.call("profileStart");
+      const inApp = name === "baseline" ? undefined : await inAppLatency(server.url);
       const [s0, l0] = await Promise.all([server.usage(), localnet.usage()]);
       const p0 = process.cpuUsage();
       const m0 = machineCpu();
@@ -319,6 +335,7 @@ async function main(): Promise<void> {
       const [s1, l1, stats] = await Promise.all([server.usage(), localnet.usage(), localnet.call<LocalnetStats>("stats")]);
       const p1 = process.cpuUsage(p0);
       const m1 = machineCpu();
+      const inAppAfter = inApp && (await inAppLatency(server.url));
       if (profiled) await server.call("profileStop", `${profileDir}/${name}-${setting.id}.cpuprofile`);
       await quiesce(setting.latencyMs);
       const after = await server.usage();
@@ -349,6 +366,9 @@ async function main(): Promise<void> {
           loopDelayMs: s1.loopDelay,
           localnetLoopDelayMs: l1.loopDelay,
         },
+        ...(inApp && inAppAfter && inAppAfter.count > inApp.count
+          ? { inAppMeanMs: round(((inAppAfter.sumS - inApp.sumS) * 1000) / (inAppAfter.count - inApp.count), 2) }
+          : {}),
         memory: {
           rssAfterMB: round(after.rssBytes / MB),
           peakRssMB: round(after.maxRssBytes / MB),
