@@ -26,7 +26,6 @@ import { buildWorkload } from "./workload.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 
-
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
