@@ -1,6 +1,7 @@
 import { Session } from "node:inspector/promises";
 import { writeFile } from "node:fs/promises";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { PerformanceObserver, constants as perfConstants, monitorEventLoopDelay } from "node:perf_hooks";
+import { sampleMemory } from "./memory-sample.js";
 
 /** Messages between the bench parent and its server children (Node IPC channel). */
 
@@ -12,6 +13,8 @@ export interface Usage {
   readonly maxRssBytes: number;
   /** V8 heap and off-heap memory at sampling time, in bytes: where the RSS goes. */
   readonly heap: { readonly total: number; readonly used: number; readonly external: number; readonly arrayBuffers: number };
+  /** Garbage collections so far: scavenges (young generation) and the rest (mark-compact, incremental), with their pause time. */
+  readonly gc: { readonly minor: number; readonly minorMs: number; readonly major: number; readonly majorMs: number };
   /** Event-loop delay since the previous sample, in ms: how long ready work waited for the CPU. */
   readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
 }
@@ -36,6 +39,19 @@ export type Reply =
 const loop = monitorEventLoopDelay({ resolution: 1 });
 loop.enable();
 
+const gc = { minor: 0, minorMs: 0, major: 0, majorMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (((entry as { detail?: unknown }).detail as { kind?: number } | undefined)?.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+      gc.minor++;
+      gc.minorMs += entry.duration;
+    } else {
+      gc.major++;
+      gc.majorMs += entry.duration;
+    }
+  }
+}).observe({ entryTypes: ["gc"] });
+
 export function usage(): Usage {
   const r = process.resourceUsage();
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
@@ -47,6 +63,7 @@ export function usage(): Usage {
     rssBytes: m.rss,
     maxRssBytes: r.maxRSS * 1024,
     heap: { total: m.heapTotal, used: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers },
+    gc: { ...gc },
     loopDelay,
   };
 }
@@ -80,7 +97,7 @@ type Op = (arg: unknown) => unknown;
 export function serveParent(ready: Ready, ops: Record<string, Op>, stop: () => Promise<void>): void {
   const send = process.send?.bind(process);
   if (!send) throw new Error("bench children must be started with an IPC channel");
-  const all: Record<string, Op> = { usage: () => usage(), profileStart, profileStop, ...ops };
+  const all: Record<string, Op> = { usage: () => usage(), memory: () => sampleMemory(), profileStart, profileStop, ...ops };
   process.on("message", (message: Request) => {
     if (message?.kind !== "request") return;
     if (message.op === "stop") {

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { SdkOutcome } from "../testkit/chain-gen.js";
+import { npmStart, startEnvFor } from "../testkit/npm-start.js";
 import { createRng } from "../testkit/rng.js";
 import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
@@ -25,12 +26,6 @@ import { buildWorkload } from "./workload.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 
-/** The gateway runs with the V8 flags `npm start` uses (its heap cap), unless BENCH_GATEWAY_NODE_FLAGS says otherwise. */
-function npmStartFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } };
-  return pkg.scripts.start.match(/^node((?:\s+--\S+)*)\s/)?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
-}
-
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
@@ -52,8 +47,10 @@ const options = {
   profile: (process.env.BENCH_PROFILE?.trim() || "0") as "0" | "1" | "all",
   only: process.env.BENCH_ONLY?.split(",").map((id) => id.trim()).filter(Boolean),
   out: process.env.BENCH_OUT?.trim() || `${RESULTS_DIR}latest.json`,
-  /** Extra node flags for the gateway processes, e.g. "--max-semi-space-size=4" (space-separated). */
-  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStartFlags(),
+  /** Node flags of the gateway processes: those of `npm start` unless BENCH_GATEWAY_NODE_FLAGS (space-separated) says otherwise. */
+  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStart().nodeFlags,
+  /** Environment prefix of `npm start` (e.g. MALLOC_ARENA_MAX); the bench's own MALLOC_* variables take precedence. */
+  gatewayStartEnv: startEnvFor(npmStart(), process.env),
   /** Keep the gateways' request logs (server-side latency per request) in this directory instead of /dev/null. */
   gatewayLogDir: process.env.BENCH_GATEWAY_LOG_DIR?.trim() || undefined,
   /** BENCH_ROUTES=0 skips the wallet and reverse routes section (`npm run bench:routes` runs only it). */
@@ -202,6 +199,7 @@ async function main(): Promise<void> {
     const gatewayEnv = (cacheTtlMs: number) => {
       const env: Record<string, string | undefined> = {
         ...baseEnv,
+        ...options.gatewayStartEnv,
         RPC_URL: localnet.url,
         PORT: "0",
         HOST: "127.0.0.1",

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compileProject } from "./compile.js";
+import { npmStart } from "./npm-start.js";
 
 const OUT_DIR = fileURLToPath(new URL("../node_modules/.cache/sns-gateway-test/", import.meta.url));
 const PROJECT = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
@@ -18,14 +19,16 @@ export function compiledEntry(): string {
   return compiled;
 }
 
-/** The heap cap `npm start` gives V8. */
-export const PRODUCTION_NODE_FLAGS = ["--max-old-space-size=96"];
+/** The node flags and environment prefix of `npm start` (heap limits, malloc arenas). */
+export const PRODUCTION_START = npmStart();
 
 export interface ChildGateway {
   readonly url: string;
   readonly process: ChildProcess;
   /** Everything the process wrote to stdout so far (its log lines). */
   readonly output: () => string;
+  /** Resident set size now, in bytes (Linux /proc VmRSS). */
+  rss(): number;
   /** Peak resident set size so far, in bytes (Linux /proc VmHWM). */
   peakRss(): number;
   exited(): Promise<number | null>;
@@ -39,10 +42,10 @@ function procStatusBytes(pid: number, field: string): number {
   return Number(match[1]) * 1024;
 }
 
-/** The gateway as a separate process with production flags, listening on an ephemeral loopback port. */
+/** The gateway as a separate process started as `npm start` starts it, listening on an ephemeral loopback port. */
 export async function startChildGateway(env: Record<string, string>): Promise<ChildGateway> {
-  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, compiledEntry()], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+  const child = spawn(process.execPath, [...PRODUCTION_START.nodeFlags, compiledEntry()], {
+    env: { ...process.env, ...PRODUCTION_START.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -67,6 +70,7 @@ export async function startChildGateway(env: Record<string, string>): Promise<Ch
     url,
     process: child,
     output: () => output,
+    rss: () => procStatusBytes(child.pid!, "VmRSS"),
     peakRss: () => procStatusBytes(child.pid!, "VmHWM"),
     exited: () => exit,
     async stop() {

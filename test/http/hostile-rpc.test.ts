@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
+import { type ChildGateway, PRODUCTION_START, startChildGateway } from "../../testkit/child-gateway.js";
 import { type HostileRpc, type HostileShape, startHostileRpc } from "../../testkit/hostile-rpc.js";
 import { request } from "../../testkit/stack.js";
 
 /**
  * An attacker names their own server with `rpc` and answers with the worst
- * shapes they can. The gateway runs as `npm start` runs it (compiled, 96 MB
- * heap cap) in a child process whose peak RSS is read from the kernel.
+ * shapes they can. The gateway runs as `npm start` runs it (compiled, its V8
+ * heap limits) in a child process whose peak RSS is read from the kernel.
  */
 const RPC_TIMEOUT_MS = 2000;
 /** README, Security: "peak RSS under these attacks stays under 170 MB". */
@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  console.log(`hostile RPC answers (child gateway, --max-old-space-size=96):\n  ${rows.join("\n  ")}`);
+  console.log(`hostile RPC answers (child gateway, ${PRODUCTION_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`);
   await gateway?.stop();
   await hostile?.close();
   await localnet?.close();
