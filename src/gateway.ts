@@ -15,8 +15,8 @@ const MiB = 1024 * 1024;
 
 /**
  * Memory for RPC answers: sized so that the worst burst (every pool full,
- * each byte held as raw text and as parsed value) fits the 96 MB heap that
- * `npm start` gives V8, next to the caches.
+ * each byte held as raw text and as parsed value) fits the 160 MB old
+ * generation that `npm start` gives V8, next to the memos and caches.
  */
 export const ANSWER_MEMORY: AnswerMemory = {
   trustedAnswerBytes: 16 * MiB,
