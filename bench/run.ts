@@ -20,19 +20,12 @@ import {
 } from "./report.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { buildWorkload } from "./workload.js";
+import { envNumber } from "./env.js";
 
 // `npm run bench`: gateway vs. an upstream-equivalent baseline over a localnet,
 // each in its own process, driven alternately by autocannon from this process.
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
-  return value;
-}
 
 const options = {
   durationS: envNumber("BENCH_DURATION_S", 4),

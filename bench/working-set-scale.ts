@@ -12,6 +12,8 @@ import { summarizeProfile } from "./profile.js";
 import { type TargetCheck, formatTargets } from "./report.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { pathOf } from "./workload.js";
+import { envNumber } from "./env.js";
+import { npmStart } from "../testkit/npm-start.js";
 
 // `npm run bench:scale`: what the gateway's per-name memory costs when the
 // working set grows. For each size N (1,000 and 100,000 names by default) a
@@ -23,20 +25,6 @@ import { pathOf } from "./workload.js";
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 const MB = 1024 * 1024;
 
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
-  return value;
-}
-
-/** The flags of `npm start` (its heap cap), as bench/run.ts uses them. */
-function npmStartFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } };
-  return pkg.scripts.start.match(/^node((?:\s+--\S+)*)\s/)?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
-}
-
 const options = {
   sizes: (process.env.BENCH_SCALE_NAMES?.trim() || "1000,100000").split(",").map((n) => Number(n.trim())),
   seed: envNumber("BENCH_SEED", 1),
@@ -46,7 +34,7 @@ const options = {
   /** Fresh gateways per size; each measures once. */
   rounds: Math.max(1, envNumber("BENCH_ROUNDS", 1)),
   solShare: envNumber("BENCH_SOL_SHARE", 0.35),
-  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStartFlags(),
+  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStart().nodeFlags,
   out: process.env.BENCH_OUT?.trim() || `${RESULTS_DIR}scale-latest.json`,
   /** "1": CPU-profile the gateway during each repeat window (bench/results/profiles/). */
   profile: process.env.BENCH_PROFILE?.trim() === "1",
