@@ -32,3 +32,12 @@ export async function withContext(detail: string, run: () => Promise<void>): Pro
     throw new Error(`${detail}\n${message}`, { cause: error });
   }
 }
+
+/** Runs `run` over `items`, at most `limit` at a time. */
+export async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

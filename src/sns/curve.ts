@@ -1,5 +1,5 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
-import { ByteMemo, MAP_SLOT_BYTES, stringBytes } from "./memo.js";
+import { ByteMemo, MAP_SLOT_BYTES, type MemoStats, stringBytes } from "./memo.js";
 
 // Curve arithmetic in BigInt costs ~0.1 ms per point decode and ~2 ms per
 // signature check, while the answers are pure functions of the bytes: hot
@@ -108,7 +108,6 @@ function verifyCanonical(signature: Uint8Array, message: Uint8Array, publicKey: 
 }
 
 /** Entries and estimated bytes of the curve memos, for benchmarks and tests. */
-export function curveMemoStats(): Record<"onCurve" | "signatures", { entries: number; bytes: number; budget: number }> {
-  const of = (m: ByteMemo<boolean>) => ({ entries: m.size, bytes: m.heldBytes, budget: m.budgetBytes });
-  return { onCurve: of(onCurveMemo), signatures: of(signatureMemo) };
+export function curveMemoStats(): Record<"onCurve" | "signatures", MemoStats> {
+  return { onCurve: onCurveMemo.stats(), signatures: signatureMemo.stats() };
 }

@@ -16,7 +16,7 @@ import {
   TOKEN_PROGRAM_ID,
 } from "./constants.js";
 import { decodesAsPoint } from "./curve.js";
-import { ByteMemo, MAP_SLOT_BYTES, stringBytes } from "./memo.js";
+import { ByteMemo, MAP_SLOT_BYTES, type MemoStats, stringBytes } from "./memo.js";
 
 const PDA_MARKER = utf8.encode("ProgramDerivedAddress");
 const ZERO_KEY = new Uint8Array(32);
@@ -186,7 +186,6 @@ export function deriveReverseKey(domainKey: Address, parentKey?: Address): Addre
 }
 
 /** Entries and estimated bytes of the derivation memos, for benchmarks and tests. */
-export function derivationMemoStats(): Record<"keys" | "resolutions", { entries: number; bytes: number; budget: number }> {
-  const of = (m: ByteMemo<string>) => ({ entries: m.size, bytes: m.heldBytes, budget: m.budgetBytes });
-  return { keys: of(memo), resolutions: of(resolutionMemo) };
+export function derivationMemoStats(): Record<"keys" | "resolutions", MemoStats> {
+  return { keys: memo.stats(), resolutions: resolutionMemo.stats() };
 }

@@ -8,6 +8,12 @@
  * LRU with per-entry arrays costs, which decides whether a working set of
  * 100,000 names fits a budget an operator can afford.
  */
+export interface MemoStats {
+  readonly entries: number;
+  readonly bytes: number;
+  readonly budget: number;
+}
+
 export class ByteMemo<V> {
   private readonly entries = new Map<string, V>();
   private bytes = 0;
@@ -47,6 +53,11 @@ export class ByteMemo<V> {
   /** Estimated bytes held: what the budget is checked against. */
   get heldBytes(): number {
     return this.bytes;
+  }
+
+  /** Entries and estimated bytes against the budget, for benchmarks and tests. */
+  stats(): MemoStats {
+    return { entries: this.entries.size, bytes: this.bytes, budget: this.budgetBytes };
   }
 
   clear(): void {

@@ -15,6 +15,7 @@ import {
 } from "../../testkit/chain-gen.js";
 import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../testkit/chain-gen-sdk.js";
 import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
+import { mapLimit } from "../../testkit/differential.js";
 
 /*
  * Differential test: the official SDK (3.0.26 over web3.js at commitment
@@ -129,14 +130,6 @@ async function gatewayOutcome(stack: Stack, path: string): Promise<HttpOutcome> 
 
 const resolvePath = (route: "resolve" | "safe-resolve", name: string, tld: ".sns" | ".sol") =>
   `/${route}/${encodeURIComponent(name)}${tld}`;
-
-async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await run(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 // ---------------------------------------------------------------- mismatch reporting
 

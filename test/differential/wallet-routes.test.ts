@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveDomainKey } from "../../src/sns/derive.js";
-import { type Tally, count } from "../../testkit/differential.js";
+import { type Tally, count, mapLimit } from "../../testkit/differential.js";
 import { createRng, freshSeed } from "../../testkit/rng.js";
 import { sdk } from "../../testkit/sdk.js";
 import { type Stack, startStack } from "../../testkit/stack.js";
@@ -81,14 +81,6 @@ async function upstream(c: Case, call: SdkWalletCall, notFound = "Resource not f
 
 const stacks: Stack[] = [];
 let oracle: SdkWalletOracle;
-
-async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await run(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 interface Mismatch {
   readonly route: string;
