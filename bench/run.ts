@@ -23,7 +23,7 @@ import { buildWorkload } from "./workload.js";
 import { envNumber } from "./env.js";
 
 // `npm run bench`: gateway vs. an upstream-equivalent baseline over a localnet,
-// each in its own process, driven alternately by autocannon from this process.
+// each in its own process, driven alternately by the load generator of load.ts in this process.
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 
