@@ -41,5 +41,11 @@ export interface AppEnv {
     requestId: string;
     /** Set once the request has chosen its endpoint. */
     rpcUsage: RpcUsage;
+    /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see cache-policy.ts. */
+    sharedCacheControl: string;
+    /** The answer built with all of its headers (see envelope.ts): nothing to add to it. */
+    envelopeAnswer: Response;
+    /** Something put headers on Hono's context with `c.header`: answers are built by Hono, which keeps them. */
+    contextHeaders: true;
   };
 }

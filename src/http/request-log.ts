@@ -3,6 +3,7 @@ import { matchedRoutes } from "hono/route";
 import { type Telemetry, UNMATCHED_ROUTE, httpMethodLabel } from "../telemetry.js";
 import type { Logger } from "../logger.js";
 import type { AppEnv } from "./deps.js";
+import { hasAllHeaders } from "./envelope.js";
 import { errorCode } from "./error-table.js";
 
 /** An incoming id is kept when it is a plain token: printable ASCII, no spaces, bounded. */
@@ -56,7 +57,7 @@ export const observeRequests = (logger: Logger, telemetry: Telemetry): Middlewar
     const seconds = (performance.now() - started) / 1000;
     const { status } = c.res;
     const route = routePatternOf(c);
-    c.res.headers.set("X-Request-Id", id);
+    if (!hasAllHeaders(c)) c.res.headers.set("X-Request-Id", id);
     telemetry.httpRequestFinished(route, httpMethodLabel(c.req.method), status, seconds);
     const failure = c.get("error");
     const usage = c.get("rpcUsage");
