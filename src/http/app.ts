@@ -20,7 +20,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // OpenAPIHono: the routes mounted below bring their OpenAPI descriptions with them.
   const app = new OpenAPIHono<AppEnv>();
 
-  app.use(observeRequests(deps.logger, deps.telemetry ?? NO_TELEMETRY));
+  app.use(observeRequests(deps.logger, deps.telemetry ?? NO_TELEMETRY, deps.requestHeader));
 
   app.use(corsAnyOrigin());
 

@@ -28,6 +28,8 @@ export interface AppDeps {
   readonly clientIpHeader: string | undefined;
   /** The connection's peer address as the platform knows it. */
   peerAddress(c: Context): string | undefined;
+  /** A request header (name in lower case) as `c.req.header(name)` reads it; platforms may read it cheaper. */
+  requestHeader(c: Context, name: string): string | undefined;
   /** The packaged files of the `/docs` page (Swagger UI); the app itself reads no files. */
   readonly docsAssets: DocsAssets;
 }

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { type Telemetry, UNMATCHED_ROUTE, httpMethodLabel } from "../telemetry.js";
 import type { Logger } from "../logger.js";
@@ -47,10 +47,14 @@ interface RequestLine {
  * log line when it is answered. The line never holds the path's query
  * string or the `rpc` parameter: an override URL may carry an API key.
  */
-export const observeRequests = (logger: Logger, telemetry: Telemetry): MiddlewareHandler<AppEnv> =>
+export const observeRequests = (
+  logger: Logger,
+  telemetry: Telemetry,
+  requestHeader: (c: Context, name: string) => string | undefined,
+): MiddlewareHandler<AppEnv> =>
   async function observeRequests(c, next) {
     const started = performance.now();
-    const id = requestIdFor(c.req.header("x-request-id"));
+    const id = requestIdFor(requestHeader(c, "x-request-id"));
     c.set("requestId", id);
     telemetry.httpRequestStarted();
     await next();
