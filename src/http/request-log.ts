@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { type Telemetry, UNMATCHED_ROUTE, httpMethodLabel } from "../telemetry.js";
-import type { Logger } from "../logger.js";
+import type { Logger, RequestLine } from "../logger.js";
 import type { AppEnv } from "./deps.js";
 import { hasAllHeaders } from "./envelope.js";
 import { errorCode } from "./error-table.js";
@@ -26,19 +26,6 @@ export function routePatternOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): str
     if (route.method !== "ALL") return route.path;
   }
   return UNMATCHED_ROUTE;
-}
-
-/** The fields of a request's log line, in the order they are written. */
-interface RequestLine {
-  reqId: string;
-  method: string;
-  route: string;
-  status: number;
-  ms: number;
-  rpcCalls: number;
-  rpcAccounts: number;
-  rpcOverride: boolean;
-  error?: string;
 }
 
 /**
@@ -77,5 +64,6 @@ export const observeRequests = (
       rpcOverride: c.req.query("rpc") !== undefined,
     };
     if (failure !== undefined) line.error = errorCode(failure);
-    logger.info(line, "request");
+    if (logger.request) logger.request(line);
+    else logger.info(line, "request");
   };
