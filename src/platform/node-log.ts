@@ -37,22 +37,22 @@ const finite = (value: number): number | null => (Number.isFinite(value) ? value
  * The request line, one per answer, written as one template instead of
  * through pino's general path (which walks the fields and picks a
  * serializer and a stringifier for each): the same bytes, as pino lays them
- * out: level, time, the logger's bindings (pid, hostname), the fields in
- * order, msg. Strings go through JSON.stringify, which writes these (ASCII
- * ids, methods, route patterns, error codes) as pino does. Made for the
- * logger it was created with: a child logger would inherit it with the
- * parent's bindings (the gateway makes none).
+ * out: level, time, the logger's bindings (pino's own rendering of pid and
+ * hostname, read through the exported `pino.symbols`), the fields in order,
+ * msg. Strings go through JSON.stringify, which writes these (ASCII ids,
+ * methods, route patterns, error codes) as pino does. Made for the logger it
+ * was created with: a child logger would inherit it with the parent's
+ * bindings (the gateway makes none).
  */
 function requestLineWriter(logger: PinoLogger, destination: DestinationStream): (line: RequestLine) => void {
-  const bindings = Object.entries(logger.bindings())
-    .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
-    .join("");
+  // pino's own rendering of the logger's bindings (`,"pid":…,"hostname":"…"`), read per line as pino does.
+  const bindingsOf = (): string => (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? "";
   const info = logger.levels.values.info!;
   return (line) => {
     if (!logger.isLevelEnabled("info")) return;
     const error = line.error === undefined ? "" : `,"error":${JSON.stringify(line.error)}`;
     destination.write(
-      `{"level":${info},"time":${Date.now()}${bindings},"reqId":${JSON.stringify(line.reqId)},` +
+      `{"level":${info},"time":${Date.now()}${bindingsOf()},"reqId":${JSON.stringify(line.reqId)},` +
         `"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"status":${finite(line.status)},` +
         `"ms":${finite(line.ms)},"rpcCalls":${finite(line.rpcCalls)},"rpcAccounts":${finite(line.rpcAccounts)},` +
         `"rpcOverride":${line.rpcOverride}${error},"msg":"request"}\n`,
