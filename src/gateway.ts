@@ -35,6 +35,8 @@ export interface Platform {
   readonly defer?: Defer;
   /** The connection's peer address (for the override rate limit). */
   peerAddress(c: Context): string | undefined;
+  /** Reads a request header (lower-case name) as `c.req.header(name)` would, without its cost; absent: that. */
+  readonly requestHeader?: (c: Context, name: string) => string | undefined;
   /** The packaged files of the `/docs` page (the app reads no files). */
   readonly docsAssets: DocsAssets;
   /**
@@ -127,6 +129,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     overrideRateLimit: config.rpcOverrideRateLimit,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
+    requestHeader: platform.requestHeader ?? ((c, name) => c.req.header(name)),
     docsAssets: platform.docsAssets,
   });
   return { app, logger: platform.logger, dispose: () => shared?.close() ?? Promise.resolve() };

@@ -7,4 +7,23 @@ export interface Logger {
   warn(fields: object, message?: string): void;
   error(fields: object, message?: string): void;
   debug(fields: object, message?: string): void;
+  /**
+   * Writes a request's line: exactly what `info(line, "request")` writes.
+   * Optional: a logger that can write this one fixed shape cheaper than its
+   * general path offers it (see src/platform/node-log.ts).
+   */
+  request?(line: RequestLine): void;
+}
+
+/** The fields of a request's log line (`msg: "request"`), in the order they are written. */
+export interface RequestLine {
+  reqId: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  rpcCalls: number;
+  rpcAccounts: number;
+  rpcOverride: boolean;
+  error?: string;
 }

@@ -4,6 +4,8 @@ export interface RawAnswer {
   readonly status: number;
   /** Header names lowercased. */
   readonly headers: Record<string, string>;
+  /** The header lines as written, in order. */
+  readonly headerLines: readonly string[];
   readonly body: string;
 }
 
@@ -34,7 +36,7 @@ export function rawExchange(url: string, text: string, waitMs = 5000): Promise<R
         const colon = line.indexOf(":");
         headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, body });
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, headerLines: lines, body });
     });
   });
 }

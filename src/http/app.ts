@@ -20,7 +20,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // OpenAPIHono: the routes mounted below bring their OpenAPI descriptions with them.
   const app = new OpenAPIHono<AppEnv>();
 
-  app.use(observeRequests(deps.logger, deps.telemetry ?? NO_TELEMETRY));
+  app.use(observeRequests(deps.logger, deps.telemetry ?? NO_TELEMETRY, deps.requestHeader));
 
   app.use(corsAnyOrigin());
 
@@ -33,6 +33,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c) => {
+        // The 404 this replaces is already the context's answer: Hono builds this one from it.
         c.header("Allow", "GET, HEAD, OPTIONS");
         return fail(c, 405, "Method not allowed");
       },

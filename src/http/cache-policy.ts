@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./deps.js";
+import { hasAllHeaders } from "./envelope.js";
 import { hasRpcParam } from "./rpc-param.js";
 
 /** Paths whose answers depend only on the chain (PROTOCOL §7.7): shared caches may keep them briefly. */
@@ -25,6 +26,7 @@ const RESOLVE_PREFIXES = ["/resolve/", "/safe-resolve/"];
 const REFERENCE_PATHS = new Set(["/openapi.json", "/docs"]);
 const REFERENCE_PREFIXES = ["/docs/"];
 const REFERENCE_POLICY = "public, max-age=300";
+const NO_STORE = "no-store";
 
 export interface CachePolicyOptions {
   /** max-age of cacheable paths (CACHE_TTL_SECONDS). */
@@ -34,23 +36,26 @@ export interface CachePolicyOptions {
 }
 
 /**
- * The one place that decides `Cache-Control`, from the path alone, after the
- * route has answered. Errors and answers read through an `rpc` override
- * (someone else's view of the chain) are never shared.
+ * The one place that decides `Cache-Control`, from the path alone. Errors
+ * and answers read through an `rpc` override (someone else's view of the
+ * chain) are never shared. The policy of a success is decided before the
+ * route runs, for envelope answers to carry it (envelope.ts); any other
+ * answer gets its header once the route has answered.
  */
 export function cachePolicy(options: CachePolicyOptions): MiddlewareHandler<AppEnv> {
   const cacheable = `public, max-age=${options.ttlSeconds}, stale-while-revalidate=180, stale-if-error=0`;
-  const resolve = options.resolveTtlSeconds > 0 ? `public, max-age=${options.resolveTtlSeconds}` : "no-store";
+  const resolve = options.resolveTtlSeconds > 0 ? `public, max-age=${options.resolveTtlSeconds}` : NO_STORE;
   const policyOf = (path: string): string => {
     if (CACHEABLE_PATHS.has(path) || CACHEABLE_PREFIXES.some((prefix) => path.startsWith(prefix))) return cacheable;
     if (RESOLVE_PREFIXES.some((prefix) => path.startsWith(prefix))) return resolve;
     if (REFERENCE_PATHS.has(path) || REFERENCE_PREFIXES.some((prefix) => path.startsWith(prefix))) return REFERENCE_POLICY;
-    return "no-store";
+    return NO_STORE;
   };
   return async function cachePolicy(c, next) {
+    const shared = hasRpcParam(c) ? NO_STORE : policyOf(c.req.path);
+    c.set("sharedCacheControl", shared);
     await next();
-    if (c.req.method === "OPTIONS") return;
-    const shared = c.res.status < 400 && !hasRpcParam(c);
-    c.res.headers.set("Cache-Control", shared ? policyOf(c.req.path) : "no-store");
+    if (c.req.method === "OPTIONS" || hasAllHeaders(c)) return;
+    c.res.headers.set("Cache-Control", c.res.status < 400 ? shared : NO_STORE);
   };
 }

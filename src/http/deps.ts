@@ -28,6 +28,8 @@ export interface AppDeps {
   readonly clientIpHeader: string | undefined;
   /** The connection's peer address as the platform knows it. */
   peerAddress(c: Context): string | undefined;
+  /** A request header (name in lower case) as `c.req.header(name)` reads it; platforms may read it cheaper. */
+  requestHeader(c: Context, name: string): string | undefined;
   /** The packaged files of the `/docs` page (Swagger UI); the app itself reads no files. */
   readonly docsAssets: DocsAssets;
 }
@@ -41,5 +43,11 @@ export interface AppEnv {
     requestId: string;
     /** Set once the request has chosen its endpoint. */
     rpcUsage: RpcUsage;
+    /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see cache-policy.ts. */
+    sharedCacheControl: string;
+    /** The answer built with all of its headers (see envelope.ts): nothing to add to it. */
+    envelopeAnswer: Response;
+    /** Something put headers on Hono's context with `c.header`: answers are built by Hono, which keeps them. */
+    contextHeaders: true;
   };
 }

@@ -1,12 +1,13 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "./deps.js";
 
 /** Every body this service writes: `{ s: "ok", result }` or `{ s: "error", result: message }`. */
-export const ok = (c: Context, result: unknown, status: ContentfulStatusCode = 200) =>
-  c.json({ s: "ok", result }, status);
+export const ok = (c: Context<AppEnv>, result: unknown, status: ContentfulStatusCode = 200): Response =>
+  envelopeAnswer(c, status, JSON.stringify({ s: "ok", result }));
 
-export const fail = (c: Context, status: ContentfulStatusCode, message: string) =>
-  c.json({ s: "error", result: message }, status);
+export const fail = (c: Context<AppEnv>, status: ContentfulStatusCode, message: string): Response =>
+  envelopeAnswer(c, status, JSON.stringify({ s: "error", result: message }));
 
 /** Headers of an error answer written outside the app (adapter and parser failures). */
 export const ENVELOPE_HEADERS = {
@@ -14,3 +15,40 @@ export const ENVELOPE_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Cache-Control": "no-store",
 } as const;
+
+/**
+ * An envelope answer carries all of its headers in one plain record, built
+ * here from what the middlewares decided before the route ran (the request
+ * id, the Cache-Control of a success). On Node, @hono/node-server hands a
+ * record to `writeHead` as is, where a `Headers` object (what Hono uses once
+ * anything calls `c.header`, and what `c.res.headers` turns a record into)
+ * is validated, sorted and copied entry by entry on every answer. The keys
+ * are those that copy would write, in its order, so the bytes on the wire
+ * are the same either way.
+ *
+ * Hono builds the answer instead, and the middlewares then set their headers
+ * on it after the route, when the context already holds headers or an answer
+ * (`c.header` was called, the 405 that replaces a 404) or a middleware did
+ * not decide its part.
+ */
+function envelopeAnswer(c: Context<AppEnv>, status: ContentfulStatusCode, body: string): Response {
+  const requestId = c.get("requestId");
+  const sharedCacheControl = c.get("sharedCacheControl");
+  if (c.finalized || c.get("contextHeaders") || requestId === undefined || sharedCacheControl === undefined) {
+    return c.body(body, status, { "Content-Type": "application/json" });
+  }
+  const answer = new Response(body, {
+    status,
+    headers: {
+      "access-control-allow-origin": "*",
+      "cache-control": status < 400 ? sharedCacheControl : "no-store",
+      "content-type": "application/json",
+      "x-request-id": requestId,
+    },
+  });
+  c.set("envelopeAnswer", answer);
+  return answer;
+}
+
+/** Whether the answer is one `envelopeAnswer` built with every header already in place. */
+export const hasAllHeaders = (c: Context<AppEnv>): boolean => c.res === c.get("envelopeAnswer");

@@ -28,12 +28,17 @@ export function overrideRateLimit(
   clientIpHeader: string | undefined,
   peerAddress: (c: Context) => string | undefined,
 ): MiddlewareHandler<AppEnv> {
-  return rateLimiter<AppEnv>({
+  const limiter = rateLimiter<AppEnv>({
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: "draft-6",
     keyGenerator: (c) => clientIp(c, clientIpHeader, peerAddress),
-    skip: (c) => !hasRpcParam(c),
     handler: (c) => fail(c, 429, "Too many requests"),
   });
+  return async function overrideRateLimit(c, next) {
+    if (!hasRpcParam(c)) return next();
+    // The limiter puts its RateLimit-* headers on the context (`c.header`): the answer must keep them.
+    c.set("contextHeaders", true);
+    return limiter(c, next);
+  };
 }

@@ -1,8 +1,9 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { type Telemetry, UNMATCHED_ROUTE, httpMethodLabel } from "../telemetry.js";
-import type { Logger } from "../logger.js";
+import type { Logger, RequestLine } from "../logger.js";
 import type { AppEnv } from "./deps.js";
+import { hasAllHeaders } from "./envelope.js";
 import { errorCode } from "./error-table.js";
 
 /** An incoming id is kept when it is a plain token: printable ASCII, no spaces, bounded. */
@@ -27,36 +28,27 @@ export function routePatternOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): str
   return UNMATCHED_ROUTE;
 }
 
-/** The fields of a request's log line, in the order they are written. */
-interface RequestLine {
-  reqId: string;
-  method: string;
-  route: string;
-  status: number;
-  ms: number;
-  rpcCalls: number;
-  rpcAccounts: number;
-  rpcOverride: boolean;
-  error?: string;
-}
-
 /**
  * Outermost middleware: gives every request an id (echoed in
  * `X-Request-Id`, errors included), reports it to telemetry, and writes one
  * log line when it is answered. The line never holds the path's query
  * string or the `rpc` parameter: an override URL may carry an API key.
  */
-export const observeRequests = (logger: Logger, telemetry: Telemetry): MiddlewareHandler<AppEnv> =>
+export const observeRequests = (
+  logger: Logger,
+  telemetry: Telemetry,
+  requestHeader: (c: Context, name: string) => string | undefined,
+): MiddlewareHandler<AppEnv> =>
   async function observeRequests(c, next) {
     const started = performance.now();
-    const id = requestIdFor(c.req.header("x-request-id"));
+    const id = requestIdFor(requestHeader(c, "x-request-id"));
     c.set("requestId", id);
     telemetry.httpRequestStarted();
     await next();
     const seconds = (performance.now() - started) / 1000;
     const { status } = c.res;
     const route = routePatternOf(c);
-    c.res.headers.set("X-Request-Id", id);
+    if (!hasAllHeaders(c)) c.res.headers.set("X-Request-Id", id);
     telemetry.httpRequestFinished(route, httpMethodLabel(c.req.method), status, seconds);
     const failure = c.get("error");
     const usage = c.get("rpcUsage");
@@ -72,5 +64,6 @@ export const observeRequests = (logger: Logger, telemetry: Telemetry): Middlewar
       rpcOverride: c.req.query("rpc") !== undefined,
     };
     if (failure !== undefined) line.error = errorCode(failure);
-    logger.info(line, "request");
+    if (logger.request) logger.request(line);
+    else logger.info(line, "request");
   };

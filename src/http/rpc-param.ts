@@ -23,10 +23,11 @@ export function rpcOverride(c: Context): string | undefined {
 export const hasRpcParam = (c: Context): boolean => (c.req.query("rpc") ?? "") !== "";
 
 /**
- * Offers routes `c.var.rpc()`: the endpoint for this request, chosen once and
- * only when first asked for, so a route validates its path before the `rpc`
- * parameter is looked at, as upstream does. What the request reads through
- * it is counted in `c.var.rpcUsage`, for the request log.
+ * Offers routes `c.get("rpc")()`: the endpoint for this request, chosen once
+ * and only when first asked for, so a route validates its path before the
+ * `rpc` parameter is looked at, as upstream does. What the request reads
+ * through it is counted in `rpcUsage`, for the request log. (Variables are
+ * read with `c.get`: each read of `c.var` copies all of them into a new object.)
  */
 export const selectEndpoint = (endpoints: EndpointSelector): MiddlewareHandler<AppEnv> =>
   async function selectEndpoint(c, next) {

@@ -124,7 +124,7 @@ function responses(route: DocumentedRoute<Shape, Shape>): RouteConfig["responses
  * through their plain checks, which answer the same): the path first,
  * then the query, member by member in declared order, the first failure
  * answering with its typed error; `rpc` is left to the route's first
- * `c.var.rpc()`, after everything else, as upstream checks it.
+ * `c.get("rpc")()`, after everything else, as upstream checks it.
  */
 export function documentedGet<P extends Shape, Q extends Shape>(
   app: OpenAPIHono<AppEnv>,

@@ -35,7 +35,7 @@ export function domainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
       },
     },
     async (c, { params }) => {
-      const endpoint = c.var.rpc();
+      const endpoint = c.get("rpc")();
       return ok(c, await listWalletDomains(endpoint, params.owner, deps.tokenizedSource(endpoint)));
     },
   );

@@ -37,7 +37,7 @@ export function multiplePrimaryDomainsRoute(): OpenAPIHono<AppEnv> {
         },
       },
     },
-    async (c, { params }) => ok(c, await findPrimaryDomains(c.var.rpc(), params.owners)),
+    async (c, { params }) => ok(c, await findPrimaryDomains(c.get("rpc")(), params.owners)),
   );
   return routes;
 }

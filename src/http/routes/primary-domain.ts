@@ -39,7 +39,7 @@ export function primaryDomainRoute(): OpenAPIHono<AppEnv> {
         "not-a-key": { summary: "Not a public key", params: { owner: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS " }, status: 400, body: { s: "error", result: "Invalid input" } },
       },
     },
-    async (c, { params }) => ok(c, await findPrimaryDomain(c.var.rpc(), params.owner)),
+    async (c, { params }) => ok(c, await findPrimaryDomain(c.get("rpc")(), params.owner)),
   );
   return routes;
 }

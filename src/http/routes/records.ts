@@ -94,7 +94,7 @@ export function recordRoutes(): OpenAPIHono<AppEnv> {
         "bad-domain": { summary: "Empty label", params: { domain: "plain.", record: "SOL" }, status: 400, body: fail("Invalid input") },
       },
     },
-    async (c, { params }) => ok(c, await readRecordV2(c.var.rpc(), params.domain, params.record)),
+    async (c, { params }) => ok(c, await readRecordV2(c.get("rpc")(), params.domain, params.record)),
   );
 
   documentedGet(
@@ -135,7 +135,7 @@ export function recordRoutes(): OpenAPIHono<AppEnv> {
         },
       },
     },
-    async (c, { params, query }) => ok(c, await readRecordsV2(c.var.rpc(), params.domain, query.records)),
+    async (c, { params, query }) => ok(c, await readRecordsV2(c.get("rpc")(), params.domain, query.records)),
   );
 
   documentedGet(

@@ -87,7 +87,7 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
         },
       },
     },
-    async (c, { params }) => ok(c, await deps.resolver.resolve(c.var.rpc(), params.domain)),
+    async (c, { params }) => ok(c, await deps.resolver.resolve(c.get("rpc")(), params.domain)),
   );
   return routes;
 }

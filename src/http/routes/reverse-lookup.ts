@@ -42,7 +42,7 @@ export function reverseLookupRoute(): OpenAPIHono<AppEnv> {
         "not-a-key": { summary: "Not base58", params: { pubkey: "not-a-key" }, status: 400, body: { s: "error", result: "Invalid input" } },
       },
     },
-    async (c, { params }) => ok(c, await lookupReverse(c.var.rpc(), params.pubkey)),
+    async (c, { params }) => ok(c, await lookupReverse(c.get("rpc")(), params.pubkey)),
   );
   return routes;
 }

@@ -30,7 +30,7 @@ export function subdomainsRoute(): OpenAPIHono<AppEnv> {
         },
       },
     },
-    async (c, { params }) => ok(c, await listSubdomains(c.var.rpc(), params.parent)),
+    async (c, { params }) => ok(c, await listSubdomains(c.get("rpc")(), params.parent)),
   );
   return routes;
 }
