@@ -4,7 +4,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { cachePolicy } from "./cache-policy.js";
 import { corsAnyOrigin } from "./cors.js";
 import type { AppDeps, AppEnv } from "./deps.js";
-import { fail } from "./envelope.js";
+import { fail, setContextHeader } from "./envelope.js";
 import { errorAnswer } from "./error-table.js";
 import { overrideRateLimit } from "./override-rate-limit.js";
 import { buildDocument } from "./openapi/document.js";
@@ -34,7 +34,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       app,
       onMethodNotAllowed: (c) => {
         // The 404 this replaces is already the context's answer: Hono builds this one from it.
-        c.header("Allow", "GET, HEAD, OPTIONS");
+        setContextHeader(c, "Allow", "GET, HEAD, OPTIONS");
         return fail(c, 405, "Method not allowed");
       },
     }),

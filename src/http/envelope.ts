@@ -9,6 +9,16 @@ export const ok = (c: Context<AppEnv>, result: unknown, status: ContentfulStatus
 export const fail = (c: Context<AppEnv>, status: ContentfulStatusCode, message: string): Response =>
   envelopeAnswer(c, status, JSON.stringify({ s: "error", result: message }));
 
+/**
+ * Puts a header on Hono's context for the answer to come. Use it rather than
+ * `c.header` before an envelope answer: it marks the context, so the answer
+ * is built by Hono, which keeps the header (see `envelopeAnswer`).
+ */
+export function setContextHeader(c: Context<AppEnv>, name: string, value: string): void {
+  c.set("contextHeaders", true);
+  c.header(name, value);
+}
+
 /** Headers of an error answer written outside the app (adapter and parser failures). */
 export const ENVELOPE_HEADERS = {
   "Content-Type": "application/json",
