@@ -76,7 +76,22 @@ export const KEY_MEMO_BYTES = 6 * 1024 * 1024;
 const memo = new SlabMemo(KEY_MEMO_BYTES, ADDRESS_FIELD_BYTES);
 const readAddress = (slab: Uint8Array, offset: number) => readAscii(slab, offset) as Address;
 
-const digestOf = (key: string): Uint8Array => sha256(utf8.encode(key));
+/** Names and memo keys are mostly short ASCII: copied here, they spare TextEncoder its allocation and native call. */
+const asciiScratch = new Uint8Array(128);
+
+/** sha256 of the key's UTF-8 bytes: the text every derivation hashes, so keys equal as UTF-8 share their results. */
+function digestOf(key: string): Uint8Array {
+  if (key.length <= asciiScratch.length) {
+    let i = 0;
+    for (; i < key.length; i++) {
+      const code = key.charCodeAt(i);
+      if (code > 0x7f) break;
+      asciiScratch[i] = code;
+    }
+    if (i === key.length) return sha256(asciiScratch.subarray(0, i));
+  }
+  return sha256(utf8.encode(key));
+}
 
 function memoized(key: string, derive: () => Address): Address {
   const digest = digestOf(key);

