@@ -36,7 +36,7 @@ export const DIGEST_BYTES = 32;
 const FLAG_BYTES = 1;
 const INDEX_SLOT_BYTES = 4;
 const MIN_INDEX_SLOTS = 16;
-/** Chunks of ~256 KB: a fraction of the budgets, large enough that their count stays small. */
+/** Chunks of at most 256 KB (a power of two of entries): a fraction of the budgets, few enough to stay a short array. */
 const CHUNK_TARGET_BYTES = 256 * 1024;
 
 export class SlabMemo {

@@ -39,7 +39,7 @@ describe("resolution keys memo", () => {
     }
     const after = derivationMemoStats().resolutions;
     expect(after.entries - before.entries).toBe(names.length);
-    // Allocated in chunks of ~1,200 entries of 213 bytes (four addresses and the name's digest; the mint is not kept).
+    // Allocated in chunks of 1,024 entries of 213 bytes (four addresses and the name's digest; the mint is not kept).
     expect(after.bytes).toBeLessThan(after.entries * 213 + 300 * 1024);
     expect(after.bytes).toBeLessThanOrEqual(after.budget);
   });
