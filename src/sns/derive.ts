@@ -16,7 +16,7 @@ import {
   TOKEN_PROGRAM_ID,
 } from "./constants.js";
 import { decodesAsPoint } from "./curve.js";
-import { ByteMemo, MAP_SLOT_BYTES, type MemoStats, stringBytes } from "./memo.js";
+import { asciiFieldBytes, type MemoStats, readAscii, SlabMemo, writeAscii } from "./slab-memo.js";
 
 const PDA_MARKER = utf8.encode("ProgramDerivedAddress");
 const ZERO_KEY = new Uint8Array(32);
@@ -62,18 +62,44 @@ export function deriveNameAccount(hashedName: Uint8Array, nameClass?: Address, p
 
 // Every derivation is a pure function of its string inputs; caching them
 // keeps repeated resolutions of hot names free of sha256 and curve work.
-// Names come from request paths, so the bound is on bytes, not just entries.
-const sizeOfEntry = (key: string, value: string) => stringBytes(key) + stringBytes(value) + MAP_SLOT_BYTES;
+// Names come from request paths: the memos key entries by a digest of the
+// name, so an entry has one size whatever the name's length.
 
-/** Single keys of the other routes (`/domain-key`, records, reverses, wallets), and subdomains' parents. */
-export const KEY_MEMO_BYTES = 8 * 1024 * 1024;
-const memo = new ByteMemo<string>(KEY_MEMO_BYTES, sizeOfEntry);
+/** A base58 address: 32 bytes are 32 to 44 characters. */
+const ADDRESS_FIELD_BYTES = asciiFieldBytes(44);
+
+/**
+ * Single keys of the other routes (`/domain-key`, records, reverses, wallets),
+ * and subdomains' parents: 78 bytes an entry, 67,000 fit.
+ */
+export const KEY_MEMO_BYTES = 6 * 1024 * 1024;
+const memo = new SlabMemo(KEY_MEMO_BYTES, ADDRESS_FIELD_BYTES);
+const readAddress = (slab: Uint8Array, offset: number) => readAscii(slab, offset) as Address;
+
+/** Names and memo keys are mostly short ASCII: copied here, they spare TextEncoder its allocation and native call. */
+const asciiScratch = new Uint8Array(128);
+
+/** sha256 of the key's UTF-8 bytes: the text every derivation hashes, so keys equal as UTF-8 share their results. */
+function digestOf(key: string): Uint8Array {
+  if (key.length <= asciiScratch.length) {
+    let i = 0;
+    for (; i < key.length; i++) {
+      const code = key.charCodeAt(i);
+      if (code > 0x7f) break;
+      asciiScratch[i] = code;
+    }
+    if (i === key.length) return sha256(asciiScratch.subarray(0, i));
+  }
+  return sha256(utf8.encode(key));
+}
 
 function memoized(key: string, derive: () => Address): Address {
-  let value = memo.get(key) as Address | undefined;
+  const digest = digestOf(key);
+  let value = memo.get(digest, readAddress);
   if (value === undefined) {
-    value = derive();
-    memo.set(key, value);
+    const derived = derive();
+    memo.set(digest, (slab, offset) => writeAscii(slab, offset, derived));
+    value = derived;
   }
   return value;
 }
@@ -126,24 +152,40 @@ export interface ResolutionKeys {
 }
 
 /**
- * The four keys every resolution reads are kept as ONE entry, joined in one
- * string (about 270 bytes with a 25-character name): a tenth of the memory of
- * four entries, so 120,000 names fit the budget and a repeat lookup of any of
- * them costs no hashing or curve work at all. The mint is left out: only
- * tokenized names (a few percent) ask for it, from the per-key memo.
+ * The four keys every resolution reads are kept as ONE entry (the digest of
+ * the name and four addresses: 213 bytes, outside the JavaScript heap;
+ * 131,000 names fit), so a repeat lookup of any name that fits costs one
+ * sha256 of the name and no curve work at all. The mint is left out: only tokenized names (a few
+ * percent) ask for it, from the per-key memo.
  */
-export const RESOLUTION_MEMO_BYTES = 32 * 1024 * 1024;
-const resolutionMemo = new ByteMemo<string>(RESOLUTION_MEMO_BYTES, sizeOfEntry);
+export const RESOLUTION_MEMO_BYTES = 28 * 1024 * 1024;
+const resolutionMemo = new SlabMemo(RESOLUTION_MEMO_BYTES, 4 * ADDRESS_FIELD_BYTES);
+
+const resolutionKeysAt = (slab: Uint8Array, offset: number): ResolutionKeys =>
+  resolutionKeys(
+    readAddress(slab, offset),
+    readAddress(slab, offset + ADDRESS_FIELD_BYTES),
+    readAddress(slab, offset + 2 * ADDRESS_FIELD_BYTES),
+    readAddress(slab, offset + 3 * ADDRESS_FIELD_BYTES),
+  );
 
 export function deriveResolutionKeys(name: string): ResolutionKeys {
-  let joined = resolutionMemo.get(name);
-  if (joined === undefined) {
-    // Computed without the per-key memo: these keys are only ever asked for together.
-    const domain = domainKeyOf(name);
-    joined = [domain, nftRecordKeyOf(domain), recordV1KeyOf(domain, "SOL"), recordV2KeyOf(domain, "SOL")].join(" ");
-    resolutionMemo.set(name, joined);
-  }
-  const [domain, nftRecord, solV1, solV2] = joined.split(" ") as [Address, Address, Address, Address];
+  const digest = digestOf(name);
+  const held = resolutionMemo.get(digest, resolutionKeysAt);
+  if (held !== undefined) return held;
+  // Computed without the per-key memo: these keys are only ever asked for together.
+  const domain = domainKeyOf(name);
+  const keys = resolutionKeys(domain, nftRecordKeyOf(domain), recordV1KeyOf(domain, "SOL"), recordV2KeyOf(domain, "SOL"));
+  resolutionMemo.set(digest, (slab, offset) => {
+    writeAscii(slab, offset, keys.domain);
+    writeAscii(slab, offset + ADDRESS_FIELD_BYTES, keys.nftRecord);
+    writeAscii(slab, offset + 2 * ADDRESS_FIELD_BYTES, keys.solV1);
+    writeAscii(slab, offset + 3 * ADDRESS_FIELD_BYTES, keys.solV2);
+  });
+  return keys;
+}
+
+function resolutionKeys(domain: Address, nftRecord: Address, solV1: Address, solV2: Address): ResolutionKeys {
   return {
     domain,
     nftRecord,
@@ -185,7 +227,7 @@ export function deriveReverseKey(domainKey: Address, parentKey?: Address): Addre
   );
 }
 
-/** Entries and estimated bytes of the derivation memos, for benchmarks and tests. */
+/** Entries and allocated bytes of the derivation memos, for benchmarks and tests. */
 export function derivationMemoStats(): Record<"keys" | "resolutions", MemoStats> {
   return { keys: memo.stats(), resolutions: resolutionMemo.stats() };
 }
