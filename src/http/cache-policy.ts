@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { NO_STORE, cacheControlFor } from "./cache-control.js";
 import type { AppEnv } from "./deps.js";
 import { hasAllHeaders } from "./envelope.js";
 import { hasRpcParam } from "./rpc-param.js";
@@ -26,7 +27,6 @@ const RESOLVE_PREFIXES = ["/resolve/", "/safe-resolve/"];
 const REFERENCE_PATHS = new Set(["/openapi.json", "/docs"]);
 const REFERENCE_PREFIXES = ["/docs/"];
 const REFERENCE_POLICY = "public, max-age=300";
-const NO_STORE = "no-store";
 
 export interface CachePolicyOptions {
   /** max-age of cacheable paths (CACHE_TTL_SECONDS). */
@@ -56,6 +56,6 @@ export function cachePolicy(options: CachePolicyOptions): MiddlewareHandler<AppE
     c.set("sharedCacheControl", shared);
     await next();
     if (c.req.method === "OPTIONS" || hasAllHeaders(c)) return;
-    c.res.headers.set("Cache-Control", c.res.status < 400 ? shared : NO_STORE);
+    c.res.headers.set("Cache-Control", cacheControlFor(shared, c.res.status));
   };
 }

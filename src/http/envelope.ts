@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { NO_STORE, cacheControlFor } from "./cache-control.js";
 import type { AppEnv } from "./deps.js";
 
 /** Every body this service writes: `{ s: "ok", result }` or `{ s: "error", result: message }`. */
@@ -23,7 +24,7 @@ export function setContextHeader(c: Context<AppEnv>, name: string, value: string
 export const ENVELOPE_HEADERS = {
   "Content-Type": "application/json",
   "Access-Control-Allow-Origin": "*",
-  "Cache-Control": "no-store",
+  "Cache-Control": NO_STORE,
 } as const;
 
 /**
@@ -51,7 +52,7 @@ function envelopeAnswer(c: Context<AppEnv>, status: ContentfulStatusCode, body: 
     status,
     headers: {
       "access-control-allow-origin": "*",
-      "cache-control": status < 400 ? sharedCacheControl : "no-store",
+      "cache-control": cacheControlFor(sharedCacheControl, status),
       "content-type": "application/json",
       "x-request-id": requestId,
     },
