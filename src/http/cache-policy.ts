@@ -1,8 +1,4 @@
-import type { MiddlewareHandler } from "hono";
-import { NO_STORE, cacheControlFor } from "./cache-control.js";
-import type { AppEnv } from "./deps.js";
-import { hasAllHeaders } from "./envelope.js";
-import { hasRpcParam } from "./rpc-param.js";
+import { NO_STORE } from "./cache-control.js";
 
 /** Paths whose answers depend only on the chain (PROTOCOL §7.7): shared caches may keep them briefly. */
 const CACHEABLE_PREFIXES = [
@@ -36,26 +32,20 @@ export interface CachePolicyOptions {
 }
 
 /**
- * The one place that decides `Cache-Control`, from the path alone. Errors
- * and answers read through an `rpc` override (someone else's view of the
- * chain) are never shared. The policy of a success is decided before the
- * route runs, for envelope answers to carry it (envelope.ts); any other
- * answer gets its header once the route has answered.
+ * The one place that decides `Cache-Control`, from the path alone: the
+ * policy a success on `path` earns. Errors (cache-control.ts) and answers
+ * read through an `rpc` override (someone else's view of the chain) are
+ * never shared. The policy is decided before the route runs, for envelope
+ * answers to carry it (envelope.ts); any other answer gets its header once
+ * the route has answered (request-frame.ts).
  */
-export function cachePolicy(options: CachePolicyOptions): MiddlewareHandler<AppEnv> {
+export function cachePolicy(options: CachePolicyOptions): (path: string) => string {
   const cacheable = `public, max-age=${options.ttlSeconds}, stale-while-revalidate=180, stale-if-error=0`;
   const resolve = options.resolveTtlSeconds > 0 ? `public, max-age=${options.resolveTtlSeconds}` : NO_STORE;
-  const policyOf = (path: string): string => {
+  return (path) => {
     if (CACHEABLE_PATHS.has(path) || CACHEABLE_PREFIXES.some((prefix) => path.startsWith(prefix))) return cacheable;
     if (RESOLVE_PREFIXES.some((prefix) => path.startsWith(prefix))) return resolve;
     if (REFERENCE_PATHS.has(path) || REFERENCE_PREFIXES.some((prefix) => path.startsWith(prefix))) return REFERENCE_POLICY;
     return NO_STORE;
-  };
-  return async function cachePolicy(c, next) {
-    const shared = hasRpcParam(c) ? NO_STORE : policyOf(c.req.path);
-    c.set("sharedCacheControl", shared);
-    await next();
-    if (c.req.method === "OPTIONS" || hasAllHeaders(c)) return;
-    c.res.headers.set("Cache-Control", cacheControlFor(shared, c.res.status));
   };
 }

@@ -2,7 +2,6 @@ import type { Context, MiddlewareHandler } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
 import type { AppEnv } from "./deps.js";
 import { fail } from "./envelope.js";
-import { hasRpcParam } from "./rpc-param.js";
 
 /**
  * The client's address: the socket's peer, or — only when an operator names
@@ -20,8 +19,9 @@ function clientIp(c: Context, header: string | undefined, peerAddress: (c: Conte
 
 /**
  * Requests naming their own RPC endpoint make this server fetch from a
- * third party; each client IP gets `perMinute` of them. Requests without
- * `rpc` are never counted.
+ * third party; each client IP gets `perMinute` of them. Called (by
+ * request-frame.ts) only for requests that name one: the others are never
+ * counted.
  */
 export function overrideRateLimit(
   perMinute: number,
@@ -35,8 +35,7 @@ export function overrideRateLimit(
     keyGenerator: (c) => clientIp(c, clientIpHeader, peerAddress),
     handler: (c) => fail(c, 429, "Too many requests"),
   });
-  return async function overrideRateLimit(c, next) {
-    if (!hasRpcParam(c)) return next();
+  return function overrideRateLimit(c, next) {
     // The limiter puts its RateLimit-* headers on the context (`c.header`): the answer must keep them.
     c.set("contextHeaders", true);
     return limiter(c, next);

@@ -49,4 +49,22 @@ describe.skipIf(onWorkerd)("answer headers on the wire", () => {
       "Connection: close",
     ]);
   });
+
+  it("a 405 the override rate limit counts keeps its RateLimit-* headers", async () => {
+    const rpc = encodeURIComponent(stack.localnet.url);
+    expect(await headLines("PROPFIND", `/resolve/plain.sns?rpc=${rpc}`, "")).toEqual([
+      "access-control-allow-origin: *",
+      "allow: GET, HEAD, OPTIONS",
+      "cache-control: no-store",
+      "content-type: application/json",
+      "ratelimit-limit: 100",
+      "ratelimit-policy: 100;w=60",
+      expect.stringMatching(/^ratelimit-remaining: \d+$/),
+      "ratelimit-reset: …",
+      "x-request-id: …",
+      "content-length: n",
+      "Date: …",
+      "Connection: close",
+    ]);
+  });
 });
