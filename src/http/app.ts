@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Hono } from "hono";
+import type { Context, ErrorHandler, Hono } from "hono";
 import { cachePolicy } from "./cache-policy.js";
 import type { AppDeps, AppEnv } from "./deps.js";
 import { fail } from "./envelope.js";
@@ -7,7 +7,7 @@ import { errorAnswer } from "./error-table.js";
 import { methodNotAllowedAnswer, methodNotAllowedOn } from "./method-not-allowed.js";
 import { overrideRateLimit } from "./override-rate-limit.js";
 import { buildDocument } from "./openapi/document.js";
-import { requestFrame } from "./request-frame.js";
+import { type Answerer, type RequestFrame, requestFrame } from "./request-frame.js";
 import { routePatternOf } from "./request-log.js";
 import { apiReferenceRoutes } from "./routes/api-reference.js";
 import { metricsRoute } from "./routes/metrics.js";
@@ -19,32 +19,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // OpenAPIHono: the routes mounted below bring their OpenAPI descriptions with them.
   const app = new OpenAPIHono<AppEnv>();
 
-  // One middleware for every request (request id, cache policy, endpoint, rate limit, CORS, log, metrics).
-  app.use(
-    requestFrame({
-      logger: deps.logger,
-      telemetry: deps.telemetry ?? NO_TELEMETRY,
-      requestHeader: deps.requestHeader,
-      cachePolicyOf: cachePolicy({
-        ttlSeconds: deps.cacheTtlSeconds,
-        resolveTtlSeconds: Math.floor(deps.resolver.cacheTtlMs / 1000),
-      }),
-      endpoints: deps.endpoints,
-      ...(deps.overrideRateLimit > 0
-        ? { overrideLimit: overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader, deps.peerAddress) }
-        : {}),
-    }),
-  );
-
-  if (deps.metrics) app.route("/", metricsRoute(deps.metrics));
-  for (const routes of ROUTES) app.route("/", routes(deps));
-  let document: ReturnType<typeof buildDocument> | undefined;
-  app.route("/", apiReferenceRoutes(deps, () => (document ??= buildDocument(app))));
-
-  const methodNotAllowed = methodNotAllowedOn(app.routes);
-  app.notFound((c) => (methodNotAllowed(c) ? methodNotAllowedAnswer(c) : fail(c, 404, "Not found")));
-
-  app.onError((error, c) => {
+  const answerError: ErrorHandler<AppEnv> = (error, c) => {
     c.set("error", error);
     const answer = errorAnswer(error, c.req.path);
     // A 500 that is a chain-state answer (SnsError: a tokenized domain with no
@@ -54,7 +29,50 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       deps.logger.warn({ reqId: c.get("requestId"), route: routePatternOf(c), err: error }, "request failed");
     }
     return fail(c, answer.status, answer.message);
+  };
+
+  // Around every answer (request id, cache policy, endpoint, rate limit, CORS, log, metrics).
+  const frame = requestFrame({
+    logger: deps.logger,
+    telemetry: deps.telemetry ?? NO_TELEMETRY,
+    requestHeader: deps.requestHeader,
+    cachePolicyOf: cachePolicy({
+      ttlSeconds: deps.cacheTtlSeconds,
+      resolveTtlSeconds: Math.floor(deps.resolver.cacheTtlMs / 1000),
+    }),
+    endpoints: deps.endpoints,
+    ...(deps.overrideRateLimit > 0
+      ? { overrideLimit: overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader, deps.peerAddress) }
+      : {}),
+    onError: answerError,
   });
 
+  if (deps.metrics) mountFramed(app, metricsRoute(deps.metrics), frame);
+  for (const routes of ROUTES) mountFramed(app, routes(deps), frame);
+  let document: ReturnType<typeof buildDocument> | undefined;
+  mountFramed(app, apiReferenceRoutes(deps, () => (document ??= buildDocument(app))), frame);
+
+  const methodNotAllowed = methodNotAllowedOn(app.routes);
+  const notFound = (c: Context<AppEnv>) => (methodNotAllowed(c) ? methodNotAllowedAnswer(c) : fail(c, 404, "Not found"));
+  app.notFound((c) => frame(c, notFound, noNext));
+  // Failures of the frame itself; a route's are answered inside it.
+  app.onError(answerError);
+
   return app;
+}
+
+/** The 404 and 405 are the last word: there is nothing after them. */
+const noNext = async (): Promise<void> => {};
+
+/**
+ * Mounts `routes` (and their OpenAPI descriptions) at the root, each handler
+ * inside the request frame. The frame wraps the handlers rather than being
+ * middleware: a request that matches one handler then skips Hono's compose.
+ */
+function mountFramed(app: OpenAPIHono<AppEnv>, routes: OpenAPIHono<AppEnv>, frame: RequestFrame): void {
+  for (const route of routes.routes) {
+    const handler = route.handler as Answerer;
+    route.handler = (c, next) => frame(c, handler, next);
+  }
+  app.route("/", routes);
 }

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler, Next } from "hono";
+import type { Context, Next } from "hono";
 import type { Logger } from "../logger.js";
 import type { EndpointSelector } from "../rpc/endpoints.js";
 import { type Telemetry, httpMethodLabel } from "../telemetry.js";
@@ -8,6 +8,12 @@ import type { AppEnv } from "./deps.js";
 import { hasAllHeaders } from "./envelope.js";
 import { logAnswer, requestIdFor, routePatternOf } from "./request-log.js";
 import { namesOverride, offerEndpoint } from "./rpc-param.js";
+
+/** What answers a request inside the frame: a route's handler, or the app's 404/405. */
+export type Answerer = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>;
+
+/** Runs `answer` for a request with everything around it (see `requestFrame`); resolves to the answer. */
+export type RequestFrame = (c: Context<AppEnv>, answer: Answerer, next: Next) => Promise<Response>;
 
 export interface RequestFrameOptions {
   readonly logger: Logger;
@@ -19,13 +25,17 @@ export interface RequestFrameOptions {
   readonly endpoints: EndpointSelector;
   /** Counts requests naming an `rpc` override (override-rate-limit.ts); absent: unlimited. */
   readonly overrideLimit?: (c: Context<AppEnv>, next: Next) => Promise<Response | void>;
+  /** The answer to a failure of the route (the app's error handler). */
+  onError(error: Error, c: Context<AppEnv>): Response | Promise<Response>;
 }
 
 /**
- * The app's one middleware, outermost: what every request needs decided
- * before its route, and done once it is answered. Each concern keeps its
- * rules in its own module; this only calls them in order, so an answer
- * passes one middleware frame rather than one per concern.
+ * What every request needs decided before its route, and done once it is
+ * answered, around the one handler that answers it. Each concern keeps its
+ * rules in its own module; this only calls them in order. The app wraps
+ * every route handler (and its 404) in it rather than registering it as
+ * middleware: a request matching a single handler skips Hono's compose, so
+ * an answer costs no dispatch frame and no promise per concern.
  *
  * Before: the request id (echoed in `X-Request-Id`, errors included), the
  * Cache-Control of a success (cache-policy.ts), the endpoint routes ask for
@@ -35,34 +45,46 @@ export interface RequestFrameOptions {
  * After: the headers of answers not built with all of them (envelope.ts),
  * telemetry, and the request's log line (request-log.ts).
  */
-export function requestFrame(options: RequestFrameOptions): MiddlewareHandler<AppEnv> {
-  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, overrideLimit } = options;
-  return async function requestFrame(c, next) {
+export function requestFrame(options: RequestFrameOptions): RequestFrame {
+  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, overrideLimit, onError } = options;
+
+  // As Hono's compose would: a returned answer is the answer, a thrown failure is the error handler's.
+  const settle = async (c: Context<AppEnv>, answer: Answerer, next: Next): Promise<void> => {
+    try {
+      const answered = await answer(c, next);
+      if (answered && !c.finalized) c.res = answered;
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      c.error = error;
+      c.res = await onError(error, c);
+    }
+  };
+
+  return async function requestFrame(c, answer, next) {
     const started = performance.now();
     const id = requestIdFor(requestHeader(c, "x-request-id"));
     c.set("requestId", id);
     telemetry.httpRequestStarted();
     const rpcParam = c.req.query("rpc");
-    const preflight = c.req.method === "OPTIONS";
     let shared: string | undefined;
-    if (preflight) {
+    if (c.req.method === "OPTIONS") {
       c.res = preflightAnswer(c.req.header("Access-Control-Request-Headers"));
     } else {
       const overridden = namesOverride(rpcParam);
       shared = overridden ? NO_STORE : cachePolicyOf(c.req.path);
       c.set("sharedCacheControl", shared);
       offerEndpoint(c, endpoints, rpcParam);
-      if (!overridden || !overrideLimit) await next();
+      if (!overridden || !overrideLimit) await settle(c, answer, next);
       else {
-        // What a middleware returns becomes the answer, as compose would have it (the limiter's 429).
-        const limited = await overrideLimit(c, next);
+        // The limiter's 429 is what it returns, without calling on.
+        const limited = await overrideLimit(c, () => settle(c, answer, next));
         if (limited && !c.finalized) c.res = limited;
       }
     }
-    const answer = c.res;
-    const { status } = answer;
+    const res = c.res;
+    const { status } = res;
     if (!hasAllHeaders(c)) {
-      const { headers } = answer;
+      const { headers } = res;
       if (shared !== undefined) headers.set("Cache-Control", cacheControlFor(shared, status));
       headers.set("Access-Control-Allow-Origin", "*");
       headers.set("X-Request-Id", id);
@@ -71,5 +93,6 @@ export function requestFrame(options: RequestFrameOptions): MiddlewareHandler<Ap
     const route = routePatternOf(c);
     telemetry.httpRequestFinished(route, httpMethodLabel(c.req.method), status, seconds);
     logAnswer(logger, c, route, status, seconds, rpcParam !== undefined);
+    return res;
   };
 }
