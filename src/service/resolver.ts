@@ -45,6 +45,8 @@ export class Resolver {
   private readonly cache: LRUCache<string, Outcome> | undefined;
   /** NFT holders of tokenized domains, per endpoint, for NFT_HOLDER_TTL_MS. */
   private readonly holders: LRUCache<string, Address> | undefined;
+  /** One set of hint accessors per endpoint, made once: not eight objects per resolution. */
+  private readonly hintsByEndpoint = new WeakMap<RpcEndpoint, HolderHints>();
 
   private readonly telemetry: Telemetry;
 
@@ -70,6 +72,12 @@ export class Resolver {
   async resolve(endpoint: RpcEndpoint, domain: FullDomain): Promise<Address> {
     await assertTldOpen(endpoint, domain);
     return this.resolveName(endpoint, domain.name);
+  }
+
+  private hintsOf(endpoint: RpcEndpoint): HolderHints {
+    let hints = this.hintsByEndpoint.get(endpoint);
+    if (!hints) this.hintsByEndpoint.set(endpoint, (hints = this.hintsFor(endpoint.url)));
+    return hints;
   }
 
   private hintsFor(url: string): HolderHints {
@@ -102,7 +110,7 @@ export class Resolver {
       this.telemetry.coalesced("resolution");
       return shared;
     }
-    const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
+    const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsOf(endpoint));
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
       const forget = () => this.inFlight.delete(id);
