@@ -1,5 +1,6 @@
 import type { Address } from "@solana/kit";
 import { LRUCache } from "lru-cache";
+import { SOL_TLD } from "../sns/constants.js";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
 import { type HolderHints, type PdaPolicy, assertTldOpen, resolveSnsName } from "../sns/queries/resolve.js";
@@ -69,9 +70,13 @@ export class Resolver {
     return this.options.cacheTtlMs;
   }
 
-  async resolve(endpoint: RpcEndpoint, domain: FullDomain): Promise<Address> {
-    await assertTldOpen(endpoint, domain);
-    return this.resolveName(endpoint, domain.name);
+  /**
+   * Only `.sol` passes the cutoff gate; `.sns` goes straight on, without an
+   * async frame and promise of its own that every request in flight would hold.
+   */
+  resolve(endpoint: RpcEndpoint, domain: FullDomain): Promise<Address> {
+    if (domain.tld !== SOL_TLD) return this.resolveName(endpoint, domain.name);
+    return assertTldOpen(endpoint, domain).then(() => this.resolveName(endpoint, domain.name));
   }
 
   private hintsOf(endpoint: RpcEndpoint): HolderHints {
