@@ -1,5 +1,6 @@
 import { Session } from "node:inspector/promises";
 import { writeFile } from "node:fs/promises";
+import { writeHeapSnapshot } from "node:v8";
 import { PerformanceObserver, constants as perfConstants, monitorEventLoopDelay } from "node:perf_hooks";
 import { sampleMemory } from "./memory-sample.js";
 
@@ -97,7 +98,14 @@ type Op = (arg: unknown) => unknown;
 export function serveParent(ready: Ready, ops: Record<string, Op>, stop: () => Promise<void>): void {
   const send = process.send?.bind(process);
   if (!send) throw new Error("bench children must be started with an IPC channel");
-  const all: Record<string, Op> = { usage: () => usage(), memory: () => sampleMemory(), profileStart, profileStop, ...ops };
+  const all: Record<string, Op> = {
+    usage: () => usage(),
+    memory: () => sampleMemory(),
+    profileStart,
+    profileStop,
+    heapSnapshot: (path) => writeHeapSnapshot(String(path)),
+    ...ops,
+  };
   process.on("message", (message: Request) => {
     if (message?.kind !== "request") return;
     if (message.op === "stop") {
