@@ -22,6 +22,32 @@ const REQUEST_HEADERS = ["content-type", "application/json", "accept", "applicat
 /** What an error status's body may carry before the connection is dropped instead of drained (undici's `dump` default). */
 const DRAIN_LIMIT = 128 * 1024;
 
+/**
+ * Request bodies are encoded into shared slabs, each body a fresh slice (a
+ * slice is never rewritten, so a write still queued on a socket keeps its
+ * bytes). `Buffer.from` would allocate a new ArrayBuffer for every body over
+ * 4 KB (a batch of account keys is ~15 KB), and that allocation showed as
+ * most of the cost of sending a request.
+ */
+const SLAB_BYTES = 256 * 1024;
+/** Larger bodies (getProgramAccounts filters never come close) get their own buffer. */
+const MAX_SLAB_BODY = SLAB_BYTES / 4;
+let slab = Buffer.allocUnsafeSlow(0);
+let slabUsed = 0;
+
+export function encodeBody(text: string): Buffer {
+  const length = Buffer.byteLength(text);
+  if (length > MAX_SLAB_BODY) return Buffer.from(text);
+  if (slabUsed + length > slab.length) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const body = slab.subarray(slabUsed, slabUsed + length);
+  body.write(text, 0, length, "utf8");
+  slabUsed += (length + 7) & ~7;
+  return body;
+}
+
 interface Target {
   readonly origin: string;
   readonly path: string;
@@ -151,8 +177,17 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-/** An RPC transport on an undici dispatcher; limits and faults as `createTransport`'s. */
-export function createDispatchTransport(url: string, limits: TransportLimits, dispatcher: Dispatcher): RpcTransport {
+/**
+ * An RPC transport on an undici dispatcher; limits and faults as
+ * `createTransport`'s. `encode` turns a request body into what undici
+ * sends (bench/rpc-exchange.ts compares the choices).
+ */
+export function createDispatchTransport(
+  url: string,
+  limits: TransportLimits,
+  dispatcher: Dispatcher,
+  encode: (body: string) => Buffer | string = encodeBody,
+): RpcTransport {
   const { maxResponseBytes } = limits;
   const ceiling = defaultAnswerLimits(maxResponseBytes);
   let target: Target | undefined;
@@ -169,7 +204,7 @@ export function createDispatchTransport(url: string, limits: TransportLimits, di
         }
         const exchange = new Exchange(answerLimitsWithin(answerLimits, maxResponseBytes), limits, resolve, reject);
         dispatcher.dispatch(
-          { origin: target.origin, path: target.path, method: "POST", headers: REQUEST_HEADERS, body },
+          { origin: target.origin, path: target.path, method: "POST", headers: REQUEST_HEADERS, body: encode(body) },
           exchange,
         );
       });
