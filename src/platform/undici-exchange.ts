@@ -64,13 +64,16 @@ function targetOf(url: string): Target {
 /** Declared Content-Length among undici's raw headers (name, value, name, value, …), when there is a valid one. */
 function declaredLength(raw: readonly (Buffer | string | string[])[] | null): number | undefined {
   if (!raw) return undefined;
+  let value: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!;
     if (name.length !== 14 || String(name).toLowerCase() !== "content-length") continue;
-    const length = Number(String(raw[i + 1]));
-    return Number.isSafeInteger(length) ? length : undefined;
+    // Repeated, it is no valid declaration (undici's parsed headers make it a list).
+    if (value !== undefined) return undefined;
+    value = String(raw[i + 1]);
   }
-  return undefined;
+  const length = value === undefined ? NaN : Number(value);
+  return Number.isSafeInteger(length) ? length : undefined;
 }
 
 type Abort = (reason?: Error) => void;
@@ -112,8 +115,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onHeaders(statusCode: number, headers: Buffer[] | string[] | null): boolean {
-    if (this.settled) return true;
-    if (statusCode < 200 || statusCode >= 300) {
+    // Informational answers (1xx) precede the real one.
+    if (this.settled || statusCode < 200) return true;
+    if (statusCode >= 300) {
       // Settled at once; the body is drained so a keep-alive connection stays usable.
       this.settle();
       this.reject(httpStatusFault(statusCode));
