@@ -1,8 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from "node:dns";
-import { Agent, type Dispatcher, request } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { isNonPublicAddress } from "../rpc/address-policy.js";
 import { RpcEndpointRefusedError } from "../rpc/errors.js";
-import { type PostRequest, type RpcTransport, type TransportFactory, type TransportLimits, createTransport } from "../rpc/transport.js";
+import type { RpcTransport, TransportFactory, TransportLimits } from "../rpc/transport.js";
+import { createDispatchTransport } from "./undici-exchange.js";
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -31,37 +32,12 @@ export const createTrustedDispatcher = (): Dispatcher => new Agent(KEEP_ALIVE);
 export const createPublicOnlyDispatcher = (): Dispatcher =>
   new Agent({ ...KEEP_ALIVE, connections: 16, connect: { lookup: publicOnlyLookup } as never });
 
-function declaredLength(headers: Record<string, string | string[] | undefined>): number | undefined {
-  const value = headers["content-length"];
-  const length = typeof value === "string" ? Number(value) : NaN;
-  return Number.isSafeInteger(length) ? length : undefined;
-}
-
-/** POST through an undici dispatcher: several times faster than Node's own fetch here. */
-export const undiciPost =
-  (dispatcher: Dispatcher): PostRequest =>
-  async (url, body, signal) => {
-    const response = await request(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body,
-      dispatcher,
-      signal,
-    });
-    return {
-      status: response.statusCode,
-      contentLength: declaredLength(response.headers),
-      body: response.body,
-      discard: () => response.body.dump(),
-    };
-  };
-
 export interface UndiciTransportOptions extends TransportLimits {
   readonly dispatcher: Dispatcher;
 }
 
 export const createUndiciTransport = (url: string, options: UndiciTransportOptions): RpcTransport =>
-  createTransport(url, options, undiciPost(options.dispatcher));
+  createDispatchTransport(url, options, options.dispatcher);
 
 /**
  * Node's transports: keep-alive pools, and for `rpc` overrides a DNS check at
@@ -70,11 +46,9 @@ export const createUndiciTransport = (url: string, options: UndiciTransportOptio
 export function createNodeTransports(options: { readonly allowPrivate: boolean }): TransportFactory {
   const trusted = createTrustedDispatcher();
   const publicOnly = options.allowPrivate ? trusted : createPublicOnlyDispatcher();
-  const trustedPost = undiciPost(trusted);
-  const overridePost = undiciPost(publicOnly);
   return {
-    trusted: (url, limits) => createTransport(url, limits, trustedPost),
-    override: (url, limits) => createTransport(url, limits, overridePost),
+    trusted: (url, limits) => createDispatchTransport(url, limits, trusted),
+    override: (url, limits) => createDispatchTransport(url, limits, publicOnly),
     async close() {
       await Promise.allSettled([trusted.close(), publicOnly.close()]);
     },

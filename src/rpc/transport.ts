@@ -53,6 +53,25 @@ function refusalIn(error: unknown): RpcEndpointRefusedError | null {
   return null;
 }
 
+/**
+ * The typed error for a failed exchange, whatever the HTTP client threw:
+ * typed errors pass through, a refusal is found in the cause chain, and the
+ * rest is a timeout when the deadline had passed and a network failure
+ * otherwise.
+ */
+export function exchangeFault(error: unknown, timedOut: boolean, timeoutMs: number): RpcError | RpcEndpointRefusedError {
+  if (error instanceof RpcError) return error;
+  const refusal = refusalIn(error);
+  if (refusal) return refusal;
+  if (timedOut) return new RpcError("timeout", `no RPC answer within ${timeoutMs} ms`, { cause: error });
+  return new RpcError("network", `RPC request failed: ${(error as Error)?.message ?? error}`, { cause: error });
+}
+
+export const httpStatusFault = (status: number) => new RpcError("http-status", `RPC answered HTTP ${status}`);
+
+export const declaredTooLarge = (length: number, maxBytes: number) =>
+  new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${maxBytes}`);
+
 const overBudget = () => new RpcError("overloaded", "RPC answers in flight exceed the memory budget");
 
 function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
@@ -69,32 +88,74 @@ function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
 const utf8 = new TextDecoder();
 
 /**
- * Reads and parses an answer within its limits. Bytes count against the
- * budget from the first chunk until parsing is done: the raw text and the
- * parsed value are what a burst of large answers would pile up.
+ * Collects an answer's bytes within its limits and parses them. Bytes count
+ * against the budget from the first chunk until parsing is done (or
+ * `release`): the raw text and the parsed value are what a burst of large
+ * answers would pile up.
  */
-async function readJson(body: AsyncIterable<Uint8Array>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
-  const guard = new AnswerShapeGuard(limits);
-  const chunks: Uint8Array[] = [];
-  let held = 0;
-  try {
-    for await (const chunk of body) {
-      guard.feed(chunk);
-      if (!budget.tryTake(chunk.length)) throw overBudget();
-      held += chunk.length;
-      chunks.push(chunk);
-    }
-    const text = utf8.decode(concat(chunks, held));
-    chunks.length = 0;
+export class AnswerReader {
+  private readonly guard: AnswerShapeGuard;
+  private readonly chunks: Uint8Array[] = [];
+  private held = 0;
+
+  constructor(
+    limits: AnswerLimits,
+    private readonly budget: ByteBudget,
+  ) {
+    this.guard = new AnswerShapeGuard(limits);
+  }
+
+  /** Throws a typed error once the answer outgrows its limits or the budget. */
+  push(chunk: Uint8Array): void {
+    this.guard.feed(chunk);
+    if (!this.budget.tryTake(chunk.length)) throw overBudget();
+    this.held += chunk.length;
+    this.chunks.push(chunk);
+  }
+
+  /** Parses what was pushed and gives the bytes back to the budget. */
+  parse(): unknown {
     try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new RpcError("invalid-response", "RPC answer is not JSON");
+      const text = utf8.decode(concat(this.chunks, this.held));
+      this.chunks.length = 0;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new RpcError("invalid-response", "RPC answer is not JSON");
+      }
+    } finally {
+      this.release();
     }
-  } finally {
-    budget.release(held);
+  }
+
+  /** Gives the bytes held back to the budget (the answer is dropped). */
+  release(): void {
+    this.chunks.length = 0;
+    this.budget.release(this.held);
+    this.held = 0;
   }
 }
+
+async function readJson(body: AsyncIterable<Uint8Array>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
+  const reader = new AnswerReader(limits, budget);
+  try {
+    for await (const chunk of body) reader.push(chunk);
+    return reader.parse();
+  } finally {
+    reader.release();
+  }
+}
+
+/** The answer limits of one post: what the caller asked, never above the transport's ceiling. */
+export const answerLimitsWithin = (asked: AnswerLimits, maxResponseBytes: number): AnswerLimits =>
+  asked.maxBytes > maxResponseBytes ? { ...asked, maxBytes: maxResponseBytes } : asked;
+
+/** The limits of a post that asks for none: the transport's byte ceiling, generous structure limits. */
+export const defaultAnswerLimits = (maxResponseBytes: number): AnswerLimits => ({
+  maxBytes: maxResponseBytes,
+  maxTokens: 1_000_000,
+  maxDepth: 16,
+});
 
 /**
  * A transport over any HTTP client: the timeout, the status check, the
@@ -103,33 +164,28 @@ async function readJson(body: AsyncIterable<Uint8Array>, limits: AnswerLimits, b
  */
 export function createTransport(url: string, limits: TransportLimits, send: PostRequest): RpcTransport {
   const { timeoutMs, maxResponseBytes, budget } = limits;
-  const ceiling: AnswerLimits = { maxBytes: maxResponseBytes, maxTokens: 1_000_000, maxDepth: 16 };
+  const ceiling = defaultAnswerLimits(maxResponseBytes);
   return {
     url,
     maxResponseBytes,
     async post(body, answerLimits = ceiling) {
-      const effective =
-        answerLimits.maxBytes > maxResponseBytes ? { ...answerLimits, maxBytes: maxResponseBytes } : answerLimits;
+      const effective = answerLimitsWithin(answerLimits, maxResponseBytes);
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
       try {
         const answer = await send(url, body, controller.signal);
         if (answer.status < 200 || answer.status >= 300) {
           await answer.discard().catch(() => undefined);
-          throw new RpcError("http-status", `RPC answered HTTP ${answer.status}`);
+          throw httpStatusFault(answer.status);
         }
         const length = answer.contentLength;
         if (length !== undefined && length > effective.maxBytes) {
           controller.abort();
-          throw new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${effective.maxBytes}`);
+          throw declaredTooLarge(length, effective.maxBytes);
         }
         return await readJson(answer.body, effective, budget);
       } catch (error) {
-        if (error instanceof RpcError) throw error;
-        const refusal = refusalIn(error);
-        if (refusal) throw refusal;
-        if (controller.signal.aborted) throw new RpcError("timeout", `no RPC answer within ${timeoutMs} ms`, { cause: error });
-        throw new RpcError("network", `RPC request failed: ${(error as Error)?.message ?? error}`, { cause: error });
+        throw exchangeFault(error, controller.signal.aborted, timeoutMs);
       } finally {
         clearTimeout(timer);
       }

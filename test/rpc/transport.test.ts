@@ -72,6 +72,60 @@ describe("public-only connections", () => {
   });
 });
 
+describe("Node exchange faults", () => {
+  const limits = (timeoutMs = 2000) => ({ timeoutMs, maxResponseBytes: 1 << 20, budget: new ByteBudget(1 << 24) });
+  const getSlot = '{"jsonrpc":"2.0","id":1,"method":"getSlot"}';
+
+  it("maps an error status, a hang and a refused port to typed errors, and answers again afterwards", async () => {
+    const { Agent } = await import("undici");
+    const dispatcher = new Agent();
+    const transport = createHttpTransport(localnet.url, { dispatcher, ...limits(300) });
+    localnet.resetStats();
+    localnet.setFault({ kind: "http-status", status: 429, body: "slow down" });
+    await expect(transport.post(getSlot)).rejects.toMatchObject({ kind: "http-status", message: "RPC answered HTTP 429" });
+    localnet.setFault({ kind: "hang" });
+    await expect(transport.post(getSlot)).rejects.toMatchObject({ kind: "timeout", message: "no RPC answer within 300 ms" });
+    localnet.setFault(null);
+    await expect(transport.post(getSlot)).resolves.toMatchObject({ jsonrpc: "2.0", id: 1 });
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    server.close();
+    const refused = createHttpTransport(`http://127.0.0.1:${port}`, { dispatcher, ...limits() });
+    await expect(refused.post(getSlot)).rejects.toMatchObject({ kind: "network" });
+    await dispatcher.close();
+  });
+
+  it("reads the answer after an informational status, and refuses a declared length over the limit", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: 7 });
+    const server = http.createServer((request, response) => {
+      request.resume();
+      if (request.url === "/large") {
+        response.writeHead(200, { "content-length": String(2 << 20) }).write("[");
+        return;
+      }
+      response.writeEarlyHints({ link: "</x>; rel=preload" });
+      response.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const { Agent } = await import("undici");
+    const dispatcher = new Agent();
+    const budget = new ByteBudget(1 << 24);
+    await expect(createHttpTransport(`http://127.0.0.1:${port}/`, { dispatcher, ...limits(), budget }).post(getSlot)).resolves.toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: 7,
+    });
+    const large = createHttpTransport(`http://127.0.0.1:${port}/large`, { dispatcher, ...limits(), budget });
+    await expect(large.post(getSlot)).rejects.toMatchObject({ kind: "too-large" });
+    expect(budget.inUse).toBe(0);
+    await dispatcher.close();
+    server.closeAllConnections();
+    server.close();
+  });
+});
+
 // The Workers transport (standard fetch) shares the limits; Node's own fetch runs it here.
 describe("fetch transport", () => {
   const limits = (maxResponseBytes: number, budget = new ByteBudget(1 << 24)) => ({ timeoutMs: 2000, maxResponseBytes, budget });
