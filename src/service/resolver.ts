@@ -1,9 +1,8 @@
 import type { Address } from "@solana/kit";
 import { LRUCache } from "lru-cache";
-import { SOL_TLD } from "../sns/constants.js";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
-import { type HolderHints, type PdaPolicy, assertTldOpen, resolveSnsName } from "../sns/queries/resolve.js";
+import { type HolderHints, type PdaPolicy, resolveSnsName, tldGate } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
@@ -46,8 +45,6 @@ export class Resolver {
   private readonly cache: LRUCache<string, Outcome> | undefined;
   /** NFT holders of tokenized domains, per endpoint, for NFT_HOLDER_TTL_MS. */
   private readonly holders: LRUCache<string, Address> | undefined;
-  /** One set of hint accessors per endpoint, made once: not eight objects per resolution. */
-  private readonly hintsByEndpoint = new WeakMap<RpcEndpoint, HolderHints>();
 
   private readonly telemetry: Telemetry;
 
@@ -70,19 +67,11 @@ export class Resolver {
     return this.options.cacheTtlMs;
   }
 
-  /**
-   * Only `.sol` passes the cutoff gate; `.sns` goes straight on, without an
-   * async frame and promise of its own that every request in flight would hold.
-   */
+  /** A name without a TLD gate goes on without an async frame and promise that each request in flight would hold. */
   resolve(endpoint: RpcEndpoint, domain: FullDomain): Promise<Address> {
-    if (domain.tld !== SOL_TLD) return this.resolveName(endpoint, domain.name);
-    return assertTldOpen(endpoint, domain).then(() => this.resolveName(endpoint, domain.name));
-  }
-
-  private hintsOf(endpoint: RpcEndpoint): HolderHints {
-    let hints = this.hintsByEndpoint.get(endpoint);
-    if (!hints) this.hintsByEndpoint.set(endpoint, (hints = this.hintsFor(endpoint.url)));
-    return hints;
+    const gate = tldGate(endpoint, domain);
+    if (!gate) return this.resolveName(endpoint, domain.name);
+    return gate.then(() => this.resolveName(endpoint, domain.name));
   }
 
   private hintsFor(url: string): HolderHints {
@@ -115,7 +104,7 @@ export class Resolver {
       this.telemetry.coalesced("resolution");
       return shared;
     }
-    const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsOf(endpoint));
+    const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
       const forget = () => this.inFlight.delete(id);

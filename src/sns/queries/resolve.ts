@@ -24,12 +24,15 @@ export { type ResolutionKeys, deriveResolutionKeys };
 
 /**
  * Legacy `.sol` names resolve through the same name accounts as `.sns` until
- * the chain's finalized slot reaches the cutoff; then they are refused.
+ * the chain's finalized slot reaches the cutoff; then they are refused. Gives
+ * undefined when the name's TLD has no gate (every TLD but `.sol`), so the
+ * caller goes on at once rather than through a promise of its own.
  */
-export async function assertTldOpen(chain: ChainReader, domain: FullDomain): Promise<void> {
-  if (domain.tld === SOL_TLD && (await chain.isSolCutoffReached())) {
-    throw new SnsError("UNSUPPORTED_TLD", ".sol resolution is paused at the cutoff slot");
-  }
+export function tldGate(chain: ChainReader, domain: FullDomain): Promise<void> | undefined {
+  if (domain.tld !== SOL_TLD) return undefined;
+  return chain.isSolCutoffReached().then((reached) => {
+    if (reached) throw new SnsError("UNSUPPORTED_TLD", ".sol resolution is paused at the cutoff slot");
+  });
 }
 
 /**
