@@ -102,6 +102,8 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const resolver = new Resolver({
     pda: config.pdaPolicy,
     cacheTtlMs: config.resolveCacheTtlMs,
+    // A background refresh would outlive its request: not where each request has its own endpoints.
+    refreshAhead: !perRequest,
     cacheMaxEntries: 50_000,
     maxCoalesced: perRequest ? 0 : 100_000,
     holderTtlMs: config.nftHolderTtlMs,

@@ -26,8 +26,11 @@ export interface Telemetry {
   rpcQueueChanged(delta: number): void;
   /** A request shared work already under way instead of starting its own. */
   coalesced(kind: CoalescedKind): void;
-  /** A lookup in the resolve response cache (only when RESOLVE_CACHE_TTL_MS > 0). */
-  resolveCache(result: "hit" | "miss"): void;
+  /**
+   * A lookup in the resolve response cache (only when RESOLVE_CACHE_TTL_MS > 0),
+   * or a refresh of a hit entry started ahead of its expiry.
+   */
+  resolveCache(result: "hit" | "miss" | "refresh"): void;
 }
 
 /** `RPC_URL` or a request's `rpc` override; the URL itself is never a label (it may carry a key). */

@@ -78,7 +78,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   });
   private readonly cacheLookups = new Counter({
     name: "sns_gateway_resolve_cache_total",
-    help: "Lookups in the resolve response cache, by result (hit, miss)",
+    help: "Lookups in the resolve response cache, by result (hit, miss), and refreshes started ahead of expiry (refresh)",
     labelNames: ["result"],
     registers: [this.registry],
   });
@@ -94,6 +94,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   };
   private readonly cacheHit = this.cacheLookups.labels("hit");
   private readonly cacheMiss = this.cacheLookups.labels("miss");
+  private readonly cacheRefresh = this.cacheLookups.labels("refresh");
 
   constructor() {
     const self = this;
@@ -122,7 +123,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
       },
     });
     // Series with fixed labels are shown from the first scrape, at 0.
-    for (const child of [...Object.values(this.coalescedByKind), this.cacheHit, this.cacheMiss]) child.inc(0);
+    for (const child of [...Object.values(this.coalescedByKind), this.cacheHit, this.cacheMiss, this.cacheRefresh]) child.inc(0);
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -192,7 +193,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     this.coalescedByKind[kind].inc();
   }
 
-  resolveCache(result: "hit" | "miss"): void {
-    (result === "hit" ? this.cacheHit : this.cacheMiss).inc();
+  resolveCache(result: "hit" | "miss" | "refresh"): void {
+    (result === "hit" ? this.cacheHit : result === "miss" ? this.cacheMiss : this.cacheRefresh).inc();
   }
 }

@@ -10,6 +10,12 @@ export interface ResolverOptions {
   readonly pda: PdaPolicy;
   /** 0 disables the response cache. */
   readonly cacheTtlMs: number;
+  /**
+   * Whether a cached answer hit late in its life starts a new resolution in
+   * the background, so names asked for often never expire in front of a
+   * request. Off where no work may outlive the request that started it.
+   */
+  readonly refreshAhead: boolean;
   readonly cacheMaxEntries: number;
   /** Upper bound on distinct resolutions shared at once. */
   readonly maxCoalesced: number;
@@ -33,16 +39,32 @@ const HINTS_BOUND: LRUCache.Options<string, Address, unknown> = {
 
 type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: SnsError };
 
+/** An outcome in the cache; `refreshAt` goes to Infinity once a refresh has started. */
+interface CacheEntry {
+  readonly outcome: Outcome;
+  refreshAt: number;
+}
+
+/**
+ * A cached answer hit past this share of its life is refreshed ahead: late
+ * enough that a name asked for continuously is resolved about once per
+ * 3/4 TTL rather than once per TTL, early enough that the refresh (one RPC
+ * round trip) lands before the entry expires. Answers never get older than
+ * the TTL: the entry still expires on time if the refresh fails.
+ */
+const REFRESH_AHEAD_AT = 0.75;
+
 /**
  * Resolution with request coalescing (concurrent requests for one name on
  * one endpoint share a single resolution) and an optional short-lived cache
- * of answers. Only successes and "domain not found" are cached.
+ * of answers, refreshed ahead of expiry when asked for late in their life.
+ * Only successes and "domain not found" are cached.
  */
 export class Resolver {
   private readonly inFlight = new Map<string, Promise<Address>>();
   /** Last holder token account of tokenized domains, per endpoint (see HolderHints). */
   private readonly holderAccounts = new LRUCache<string, Address>(HINTS_BOUND);
-  private readonly cache: LRUCache<string, Outcome> | undefined;
+  private readonly cache: LRUCache<string, CacheEntry> | undefined;
   /** NFT holders of tokenized domains, per endpoint, for NFT_HOLDER_TTL_MS. */
   private readonly holders: LRUCache<string, Address> | undefined;
 
@@ -97,13 +119,29 @@ export class Resolver {
     if (this.cache) {
       const cached = this.cache.get(id);
       this.telemetry.resolveCache(cached ? "hit" : "miss");
-      if (cached) return cached.ok ? Promise.resolve(cached.key) : Promise.reject(cached.error);
+      if (cached) {
+        if (cached.refreshAt <= Date.now()) this.refresh(endpoint, name, id, cached);
+        const { outcome } = cached;
+        return outcome.ok ? Promise.resolve(outcome.key) : Promise.reject(outcome.error);
+      }
     }
     const shared = this.inFlight.get(id);
     if (shared) {
       this.telemetry.coalesced("resolution");
       return shared;
     }
+    return this.start(endpoint, name, id);
+  }
+
+  /** One resolution in the background; its answer replaces the entry (a failure leaves it to expire). */
+  private refresh(endpoint: RpcEndpoint, name: string, id: string, entry: CacheEntry): void {
+    entry.refreshAt = Infinity;
+    if (!this.options.refreshAhead || this.inFlight.has(id)) return;
+    this.telemetry.resolveCache("refresh");
+    this.start(endpoint, name, id);
+  }
+
+  private start(endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
     const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
@@ -112,10 +150,12 @@ export class Resolver {
     }
     if (this.cache) {
       const cache = this.cache;
+      const keep = (outcome: Outcome) =>
+        cache.set(id, { outcome, refreshAt: Date.now() + this.options.cacheTtlMs * REFRESH_AHEAD_AT });
       pending.then(
-        (key) => cache.set(id, { ok: true, key }),
+        (key) => keep({ ok: true, key }),
         (error: unknown) => {
-          if (error instanceof SnsError && error.code === "DOMAIN_NOT_FOUND") cache.set(id, { ok: false, error });
+          if (error instanceof SnsError && error.code === "DOMAIN_NOT_FOUND") keep({ ok: false, error });
         },
       );
     }

@@ -90,6 +90,38 @@ describe("response cache (RESOLVE_CACHE_TTL_MS)", () => {
   });
 });
 
+// Background work that outlives its request is Node-only.
+describe.skipIf(onWorkerd)("response cache refreshed ahead of expiry", () => {
+  let stack: Stack;
+  const domain = deriveDomainKey("bonfida");
+  const sleepUntil = (at: number) => new Promise((done) => setTimeout(done, Math.max(0, at - Date.now())));
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { RESOLVE_CACHE_TTL_MS: "2000" });
+  });
+  afterAll(() => stack.close());
+
+  it("answers a hit late in its life from the cache and resolves the name again in the background", async () => {
+    expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("carol").address });
+    const cachedAt = Date.now();
+    transferDomainNft(stack.localnet.ledger, { domainKey: domain, from: identity("carol").address, to: identity("dave").address });
+    try {
+      stack.localnet.resetStats();
+      await sleepUntil(cachedAt + 1600);
+      // Past 3/4 of the TTL: still the cached answer, which is younger than the TTL.
+      expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("carol").address });
+      // Past the first answer's TTL: the refreshed answer, without a resolution in front of the request.
+      await sleepUntil(cachedAt + 2200);
+      const refreshRequests = stack.localnet.stats.httpRequests;
+      expect(refreshRequests).toBeGreaterThan(0);
+      expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("dave").address });
+      expect(stack.localnet.stats.httpRequests).toBe(refreshRequests);
+      expect((await stack.get("/metrics")).text).toContain('sns_gateway_resolve_cache_total{result="refresh"} 1');
+    } finally {
+      transferDomainNft(stack.localnet.ledger, { domainKey: domain, from: identity("dave").address, to: identity("carol").address });
+    }
+  });
+});
+
 describe("tokenized domains seen before resolve in one round trip", () => {
   let stack: Stack;
   const domain = deriveDomainKey("bonfida");
