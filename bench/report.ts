@@ -37,6 +37,8 @@ export interface ServerRun {
    * queue and the load generator.
    */
   readonly inAppMeanMs?: number;
+  /** The gateway's resolve cache during the window (cache settings only). */
+  readonly cache?: { readonly hitPercent: number; readonly refreshPer1k: number } | undefined;
   readonly memory: {
     /** RSS once the setting's load has drained. */
     readonly rssAfterMB: number;

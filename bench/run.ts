@@ -100,18 +100,40 @@ const median = (values: readonly number[]) => {
 const medianRun = (runs: readonly ServerRun[]) => [...runs].sort((a, b) => a.load.rps - b.load.rps)[(runs.length - 1) >> 1]!;
 
 const HTTP_DURATION = "sns_gateway_http_request_duration_seconds";
+const CACHE_LOOKUPS = "sns_gateway_resolve_cache_total";
 
-/** Totals of the gateway's request-duration histogram, over every route and status (undefined without /metrics). */
-async function inAppLatency(url: string): Promise<{ sumS: number; count: number } | undefined> {
+interface GatewayCounters {
+  readonly sumS: number;
+  readonly count: number;
+  /** Resolve cache lookups by result (hit, miss, refresh). */
+  readonly cache: Record<string, number>;
+}
+
+/**
+ * Totals of the gateway's request-duration histogram over every route and
+ * status, and its resolve cache counters (undefined without /metrics).
+ */
+async function gatewayCounters(url: string): Promise<GatewayCounters | undefined> {
   const response = await fetch(`${url}/metrics`).catch(() => undefined);
   if (!response?.ok) return undefined;
   let sumS = 0;
   let count = 0;
+  const cache: Record<string, number> = {};
   for (const line of (await response.text()).split("\n")) {
-    if (line.startsWith(`${HTTP_DURATION}_sum`)) sumS += Number(line.slice(line.lastIndexOf(" ") + 1));
-    else if (line.startsWith(`${HTTP_DURATION}_count`)) count += Number(line.slice(line.lastIndexOf(" ") + 1));
+    const value = Number(line.slice(line.lastIndexOf(" ") + 1));
+    if (line.startsWith(`${HTTP_DURATION}_sum`)) sumS += value;
+    else if (line.startsWith(`${HTTP_DURATION}_count`)) count += value;
+    else if (line.startsWith(`${CACHE_LOOKUPS}{`)) cache[/result="(\w+)"/.exec(line)?.[1] ?? "?"] = value;
   }
-  return { sumS, count };
+  return { sumS, count, cache };
+}
+
+/** Hit share and refreshes per 1,000 answers, when the response cache was looked up during the window. */
+function cacheUse(before: GatewayCounters, after: GatewayCounters, answers: number): ServerRun["cache"] {
+  const delta = (result: string) => (after.cache[result] ?? 0) - (before.cache[result] ?? 0);
+  const lookups = delta("hit") + delta("miss");
+  if (lookups === 0) return undefined;
+  return { hitPercent: round((delta("hit") * 100) / lookups, 1), refreshPer1k: round((delta("refresh") * 1000) / answers, 1) };
 }
 
 /** Median time of one JSON-RPC exchange with the localnet at its current latency: the floor of a resolve. */
@@ -317,7 +339,7 @@ async function main(): Promise<void> {
       await localnet.call("reset");
       const profiled = options.profile === "all" || (options.profile === "1" && name !== "baseline");
       if (profiled) await server.call("profileStart");
-      const inApp = name === "baseline" ? undefined : await inAppLatency(server.url);
+      const inApp = name === "baseline" ? undefined : await gatewayCounters(server.url);
       const [s0, l0] = await Promise.all([server.usage(), localnet.usage()]);
       const p0 = process.cpuUsage();
       const m0 = machineCpu();
@@ -326,7 +348,7 @@ async function main(): Promise<void> {
       const [s1, l1, stats] = await Promise.all([server.usage(), localnet.usage(), localnet.call<LocalnetStats>("stats")]);
       const p1 = process.cpuUsage(p0);
       const m1 = machineCpu();
-      const inAppAfter = inApp && (await inAppLatency(server.url));
+      const inAppAfter = inApp && (await gatewayCounters(server.url));
       if (profiled) await server.call("profileStop", `${profileDir}/${name}-${setting.id}.cpuprofile`);
       await quiesce(setting.latencyMs);
       const after = await server.usage();
@@ -360,6 +382,7 @@ async function main(): Promise<void> {
         ...(inApp && inAppAfter && inAppAfter.count > inApp.count
           ? { inAppMeanMs: round(((inAppAfter.sumS - inApp.sumS) * 1000) / (inAppAfter.count - inApp.count), 2) }
           : {}),
+        ...(inApp && inAppAfter && { cache: cacheUse(inApp, inAppAfter, n) }),
         memory: {
           rssAfterMB: round(after.rssBytes / MB),
           peakRssMB: round(after.maxRssBytes / MB),
@@ -373,7 +396,8 @@ async function main(): Promise<void> {
           `p99 ${round(load.p99Ms)} ms  RPC/1k ${run.rpc.httpPer1k}  CPU ${run.cpu.serverUsPerResolve} µs/res ` +
           `(${run.cpu.serverCores} cores, loop delay p99 ${s1.loopDelay.p99} ms; localnet ${l1.loopDelay.p99} ms; ` +
           `other load ${run.cpu.otherCores ?? "n/a"} cores)  ` +
-          `RSS ${run.memory.rssAfterMB} MB  mismatches ${load.mismatches}`,
+          `RSS ${run.memory.rssAfterMB} MB  mismatches ${load.mismatches}` +
+          (run.cache ? `  cache hits ${run.cache.hitPercent}%, refreshes ${run.cache.refreshPer1k}/1k` : ""),
       );
       for (const m of load.mismatchExamples.slice(0, 3)) {
         log(`    ${m.path}: expected ${m.expected?.status} ${m.expected?.body} got ${m.got.status} ${m.got.body}`);

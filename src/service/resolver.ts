@@ -58,7 +58,8 @@ const REFRESH_AHEAD_AT = 0.75;
  * Resolution with request coalescing (concurrent requests for one name on
  * one endpoint share a single resolution) and an optional short-lived cache
  * of answers, refreshed ahead of expiry when asked for late in their life.
- * Only successes and "domain not found" are cached.
+ * Successes and protocol answers (a missing domain, a malformed record: what
+ * the chain says, as durable as a success) are cached; RPC faults never are.
  */
 export class Resolver {
   private readonly inFlight = new Map<string, Promise<Address>>();
@@ -155,7 +156,7 @@ export class Resolver {
       pending.then(
         (key) => keep({ ok: true, key }),
         (error: unknown) => {
-          if (error instanceof SnsError && error.code === "DOMAIN_NOT_FOUND") keep({ ok: false, error });
+          if (error instanceof SnsError) keep({ ok: false, error });
         },
       );
     }

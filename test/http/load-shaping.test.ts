@@ -70,13 +70,15 @@ describe("response cache (RESOLVE_CACHE_TTL_MS)", () => {
     expect(second.headers.get("cache-control")).toBe("public, max-age=2");
   });
 
-  it("caches not-found, never other errors, and never marks errors cacheable", async () => {
-    stack.localnet.resetStats();
-    expect((await stack.get("/resolve/missing.sns")).status).toBe(404);
-    const again = await stack.get("/resolve/missing.sns");
-    expect(again.status).toBe(404);
-    expect(again.headers.get("cache-control")).toBe("no-store");
-    expect(stack.localnet.stats.httpRequests).toBe(1);
+  it("caches answers about chain state, never RPC faults, and never marks errors cacheable", async () => {
+    for (const [name, status] of [["missing", 404], ["invalid-roa", 422]] as const) {
+      stack.localnet.resetStats();
+      expect((await stack.get(`/resolve/${name}.sns`)).status).toBe(status);
+      const again = await stack.get(`/resolve/${name}.sns`);
+      expect(again.status).toBe(status);
+      expect(again.headers.get("cache-control")).toBe("no-store");
+      expect(stack.localnet.stats.httpRequests).toBe(1);
+    }
 
     stack.localnet.setFault({ kind: "http-status", status: 503, times: 1 });
     expect((await stack.get("/resolve/v1-sol.sns")).status).toBe(502);
