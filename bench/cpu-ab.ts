@@ -14,6 +14,9 @@ import { fetchAll, runLoad } from "./load.js";
  * it up, then reads its process CPU (/proc, user + system) across a load
  * window: 0 ms RPC, the demo names, `AB_CONNECTIONS` (64) connections.
  * A dir may carry extra node flags after a `|`: `.|--v8-pool-size=4`.
+ * Gateway settings that shape the path measured are passed on from this
+ * process's environment (GATEWAY_SETTINGS): `RESOLVE_CACHE_TTL_MS=60000`
+ * makes every measured answer a cache hit; without it every request resolves.
  */
 
 const rounds = Number(process.env.AB_ROUNDS ?? 5);
@@ -28,6 +31,10 @@ if (builds.length === 0) {
 const NAMES = ["bonfida.sns", "v2-sol.sns", "stale-v2.sns", "v1-sol.sns", "missing-name.sns", "plain.sol", "dex.bonfida.sns", "a.b.c.sns"];
 const paths = NAMES.map((name) => `/resolve/${name}`);
 const CLOCK_TICKS_PER_S = 100;
+const GATEWAY_SETTINGS = ["RESOLVE_CACHE_TTL_MS", "NFT_HOLDER_TTL_MS", "RPC_MAX_IN_FLIGHT", "BATCH_WINDOW_MS"];
+const settings = Object.fromEntries(
+  GATEWAY_SETTINGS.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])),
+);
 
 /** User + system CPU of a process so far, in µs (fields 14 and 15 of /proc/<pid>/stat). */
 function cpuUsOf(pid: number): number {
@@ -42,7 +49,7 @@ async function measure(build: string, rpcUrl: string): Promise<{ usPerAnswer: nu
     process.execPath,
     [...start.nodeFlags, ...(extra ? extra.trim().split(/\s+/) : []), resolve(dir!, "dist/platform/node.js")],
     {
-      env: { ...startEnvFor(start, process.env), PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", RPC_URL: rpcUrl, LOG_LEVEL: "info" },
+      env: { ...startEnvFor(start, process.env), ...settings, PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", RPC_URL: rpcUrl, LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
@@ -72,6 +79,7 @@ async function measure(build: string, rpcUrl: string): Promise<{ usPerAnswer: nu
 }
 
 const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+console.log(`gateway settings: ${Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(" ") || "defaults"}`);
 const results = new Map<string, number[]>(builds.map((build) => [build, []]));
 for (let round = 1; round <= rounds; round++) {
   for (const build of builds) {

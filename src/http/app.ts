@@ -11,7 +11,7 @@ import { type Answerer, type RequestFrame, requestFrame } from "./request-frame.
 import { routePatternOf } from "./request-log.js";
 import { apiReferenceRoutes } from "./routes/api-reference.js";
 import { metricsRoute } from "./routes/metrics.js";
-import { NO_TELEMETRY } from "../telemetry.js";
+import { NO_TELEMETRY, UNMATCHED_ROUTE } from "../telemetry.js";
 import { SnsError } from "../sns/errors.js";
 import { ROUTES } from "./routes/index.js";
 
@@ -54,7 +54,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   const methodNotAllowed = methodNotAllowedOn(app.routes);
   const notFound = (c: Context<AppEnv>) => (methodNotAllowed(c) ? methodNotAllowedAnswer(c) : fail(c, 404, "Not found"));
-  app.notFound((c) => frame(c, notFound, noNext));
+  const unmatched = frame(UNMATCHED_ROUTE);
+  app.notFound((c) => unmatched(c, notFound, noNext));
   // Failures of the frame itself; a route's are answered inside it.
   app.onError(answerError);
 
@@ -68,11 +69,15 @@ const noNext = async (): Promise<void> => {};
  * Mounts `routes` (and their OpenAPI descriptions) at the root, each handler
  * inside the request frame. The frame wraps the handlers rather than being
  * middleware: a request that matches one handler then skips Hono's compose.
+ * Each handler's frame knows its route pattern (the same at the root) for
+ * the metrics, the log line and the cache policy: no route pattern overlaps
+ * another, so it is the one Hono matched.
  */
 function mountFramed(app: OpenAPIHono<AppEnv>, routes: OpenAPIHono<AppEnv>, frame: RequestFrame): void {
   for (const route of routes.routes) {
     const handler = route.handler as Answerer;
-    route.handler = (c, next) => frame(c, handler, next);
+    const framed = frame(route.method === "ALL" ? UNMATCHED_ROUTE : route.path);
+    route.handler = (c, next) => framed(c, handler, next);
   }
   app.route("/", routes);
 }

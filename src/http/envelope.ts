@@ -3,12 +3,21 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { NO_STORE, cacheControlFor } from "./cache-control.js";
 import type { AppEnv } from "./deps.js";
 
-/** Every body this service writes: `{ s: "ok", result }` or `{ s: "error", result: message }`. */
+/**
+ * Every body this service writes: `{ s: "ok", result }` or `{ s: "error", result: message }`.
+ * A string result (a key, a message: most answers) is spliced into the
+ * envelope's fixed text, the bytes JSON.stringify of the object would give,
+ * without the object.
+ */
 export const ok = (c: Context<AppEnv>, result: unknown, status: ContentfulStatusCode = 200): Response =>
-  envelopeAnswer(c, status, JSON.stringify({ s: "ok", result }));
+  envelopeAnswer(
+    c,
+    status,
+    typeof result === "string" ? `{"s":"ok","result":${JSON.stringify(result)}}` : JSON.stringify({ s: "ok", result }),
+  );
 
 export const fail = (c: Context<AppEnv>, status: ContentfulStatusCode, message: string): Response =>
-  envelopeAnswer(c, status, JSON.stringify({ s: "error", result: message }));
+  envelopeAnswer(c, status, `{"s":"error","result":${JSON.stringify(message)}}`);
 
 /**
  * Puts a header on Hono's context for the answer to come. Use it rather than

@@ -77,12 +77,16 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
   });
 
   const inFlight = new Set<ServerResponse>();
+  // One listener for every response ("close" is emitted once): no closure and no `once` wrapper per request.
+  function answered(this: ServerResponse): void {
+    inFlight.delete(this);
+  }
   let draining = false;
   // Runs before the app's listener, so the header is in place before any answer is written.
   server.prependListener("request", (_: IncomingMessage, response: ServerResponse) => {
     if (draining) response.setHeader("Connection", "close");
     inFlight.add(response);
-    response.once("close", () => inFlight.delete(response));
+    response.on("close", answered);
   });
 
   let drained: Promise<void> | undefined;

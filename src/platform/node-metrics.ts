@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type {
   CoalescedKind,
   MetricsExporter,
@@ -7,18 +7,16 @@ import type {
   RpcRequestOutcome,
   Telemetry,
 } from "../telemetry.js";
+import { type CounterChild, type HistogramChild, PlainCounter, PlainHistogram } from "./plain-metrics.js";
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-type CounterChild = ReturnType<Counter<string>["labels"]>;
-type HistogramChild = ReturnType<Histogram<string>["labels"]>;
 
 /**
  * Telemetry as Prometheus metrics, in a registry of its own (several
  * gateways may share a process, as in tests). On the request path each
- * report is a few map lookups and an increment on a label child bound on
- * first use;
- * gauges are plain numbers read when `/metrics` is scraped.
+ * report is a few map lookups and an increment of a plain number on a label
+ * child made on first use (plain-metrics.ts); gauges are plain numbers read
+ * when `/metrics` is scraped.
  */
 export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   readonly registry = new Registry();
@@ -26,60 +24,61 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   private rpcInFlight = 0;
   private rpcQueued = 0;
 
-  private readonly httpRequests = new Counter({
+  private readonly httpRequests = new PlainCounter({
     name: "sns_gateway_http_requests_total",
     help: "HTTP requests answered, by route pattern, method and status",
-    labelNames: ["route", "method", "status"],
     registers: [this.registry],
   });
-  private readonly httpDuration = new Histogram({
-    name: "sns_gateway_http_request_duration_seconds",
-    help: "Time from a request entering the app to its answer, by route pattern",
-    labelNames: ["route"],
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly rpcRequests = new Counter({
+  private readonly httpDuration = new PlainHistogram(
+    {
+      name: "sns_gateway_http_request_duration_seconds",
+      help: "Time from a request entering the app to its answer, by route pattern",
+      registers: [this.registry],
+    },
+    LATENCY_BUCKETS,
+  );
+  private readonly rpcRequests = new PlainCounter({
     name: "sns_gateway_rpc_requests_total",
     help: "HTTP requests sent to RPC nodes, by endpoint (rpc_url or override) and outcome",
-    labelNames: ["endpoint", "outcome"],
     registers: [this.registry],
   });
-  private readonly rpcDuration = new Histogram({
-    name: "sns_gateway_rpc_request_duration_seconds",
-    help: "Duration of HTTP requests to RPC nodes, by endpoint",
-    labelNames: ["endpoint"],
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly rpcCalls = new Counter({
+  private readonly rpcDuration = new PlainHistogram(
+    {
+      name: "sns_gateway_rpc_request_duration_seconds",
+      help: "Duration of HTTP requests to RPC nodes, by endpoint",
+      registers: [this.registry],
+    },
+    LATENCY_BUCKETS,
+  );
+  private readonly rpcCalls = new PlainCounter({
     name: "sns_gateway_rpc_calls_total",
     help: "JSON-RPC calls by method and outcome (ok, rpc_error, transport_fault, timeout)",
-    labelNames: ["method", "outcome"],
     registers: [this.registry],
   });
-  private readonly batchCalls = new Histogram({
-    name: "sns_gateway_rpc_batch_calls",
-    help: "JSON-RPC calls carried by one RPC HTTP request",
-    buckets: [1, 2, 3, 5, 10, 20],
-    registers: [this.registry],
-  });
-  private readonly batchAccounts = new Histogram({
-    name: "sns_gateway_rpc_batch_accounts",
-    help: "Account keys in one getMultipleAccounts call",
-    buckets: [1, 2, 5, 10, 20, 50, 100],
-    registers: [this.registry],
-  });
-  private readonly coalescedCount = new Counter({
+  private readonly batchCalls = new PlainHistogram(
+    {
+      name: "sns_gateway_rpc_batch_calls",
+      help: "JSON-RPC calls carried by one RPC HTTP request",
+      registers: [this.registry],
+    },
+    [1, 2, 3, 5, 10, 20],
+  );
+  private readonly batchAccounts = new PlainHistogram(
+    {
+      name: "sns_gateway_rpc_batch_accounts",
+      help: "Account keys in one getMultipleAccounts call",
+      registers: [this.registry],
+    },
+    [1, 2, 5, 10, 20, 50, 100],
+  );
+  private readonly coalescedCount = new PlainCounter({
     name: "sns_gateway_coalesced_total",
     help: "Requests that shared work already under way: a resolution, or an account read queued or in flight",
-    labelNames: ["kind"],
     registers: [this.registry],
   });
-  private readonly cacheLookups = new Counter({
+  private readonly cacheLookups = new PlainCounter({
     name: "sns_gateway_resolve_cache_total",
     help: "Lookups in the resolve response cache, by result (hit, miss), and refreshes started ahead of expiry (refresh)",
-    labelNames: ["result"],
     registers: [this.registry],
   });
 
@@ -89,12 +88,15 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   private readonly rpcDurationByEndpoint = new Map<RpcEndpointLabel, HistogramChild>();
   private readonly callsByMethod = new Map<string, Map<RpcCallOutcome, CounterChild>>();
   private readonly coalescedByKind: Record<CoalescedKind, CounterChild> = {
-    resolution: this.coalescedCount.labels("resolution"),
-    account: this.coalescedCount.labels("account"),
+    resolution: this.coalescedCount.child({ kind: "resolution" }),
+    account: this.coalescedCount.child({ kind: "account" }),
   };
-  private readonly cacheHit = this.cacheLookups.labels("hit");
-  private readonly cacheMiss = this.cacheLookups.labels("miss");
-  private readonly cacheRefresh = this.cacheLookups.labels("refresh");
+  // Series with fixed labels (or none) are shown from the first scrape, at 0.
+  private readonly cacheHit = this.cacheLookups.child({ result: "hit" });
+  private readonly cacheMiss = this.cacheLookups.child({ result: "miss" });
+  private readonly cacheRefresh = this.cacheLookups.child({ result: "refresh" });
+  private readonly batchCallsSeries = this.batchCalls.child({});
+  private readonly batchAccountsSeries = this.batchAccounts.child({});
 
   constructor() {
     const self = this;
@@ -122,8 +124,6 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
         this.set(self.rpcQueued);
       },
     });
-    // Series with fixed labels are shown from the first scrape, at 0.
-    for (const child of [...Object.values(this.coalescedByKind), this.cacheHit, this.cacheMiss, this.cacheRefresh]) child.inc(0);
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -146,11 +146,11 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     let byStatus = byMethod.get(method);
     if (!byStatus) byMethod.set(method, (byStatus = new Map()));
     let requests = byStatus.get(status);
-    if (!requests) byStatus.set(status, (requests = this.httpRequests.labels(route, method, String(status))));
-    requests.inc();
+    if (!requests) byStatus.set(status, (requests = this.httpRequests.child({ route, method, status: String(status) })));
+    requests.value++;
     let duration = this.durationByRoute.get(route);
-    if (!duration) this.durationByRoute.set(route, (duration = this.httpDuration.labels(route)));
-    duration.observe(seconds);
+    if (!duration) this.durationByRoute.set(route, (duration = this.httpDuration.child({ route })));
+    this.httpDuration.observe(duration, seconds);
   }
 
   rpcRequestStarted(): void {
@@ -162,27 +162,27 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     let byOutcome = this.rpcRequestsByEndpoint.get(endpoint);
     if (!byOutcome) this.rpcRequestsByEndpoint.set(endpoint, (byOutcome = new Map()));
     let requests = byOutcome.get(outcome);
-    if (!requests) byOutcome.set(outcome, (requests = this.rpcRequests.labels(endpoint, outcome)));
-    requests.inc();
+    if (!requests) byOutcome.set(outcome, (requests = this.rpcRequests.child({ endpoint, outcome })));
+    requests.value++;
     let duration = this.rpcDurationByEndpoint.get(endpoint);
-    if (!duration) this.rpcDurationByEndpoint.set(endpoint, (duration = this.rpcDuration.labels(endpoint)));
-    duration.observe(seconds);
+    if (!duration) this.rpcDurationByEndpoint.set(endpoint, (duration = this.rpcDuration.child({ endpoint })));
+    this.rpcDuration.observe(duration, seconds);
   }
 
   rpcCall(method: string, outcome: RpcCallOutcome): void {
     let byOutcome = this.callsByMethod.get(method);
     if (!byOutcome) this.callsByMethod.set(method, (byOutcome = new Map()));
     let calls = byOutcome.get(outcome);
-    if (!calls) byOutcome.set(outcome, (calls = this.rpcCalls.labels(method, outcome)));
-    calls.inc();
+    if (!calls) byOutcome.set(outcome, (calls = this.rpcCalls.child({ method, outcome })));
+    calls.value++;
   }
 
   rpcBatchSent(calls: number): void {
-    this.batchCalls.observe(calls);
+    this.batchCalls.observe(this.batchCallsSeries, calls);
   }
 
   accountsBatched(keys: number): void {
-    this.batchAccounts.observe(keys);
+    this.batchAccounts.observe(this.batchAccountsSeries, keys);
   }
 
   rpcQueueChanged(delta: number): void {
@@ -190,10 +190,10 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   }
 
   coalesced(kind: CoalescedKind): void {
-    this.coalescedByKind[kind].inc();
+    this.coalescedByKind[kind].value++;
   }
 
   resolveCache(result: "hit" | "miss" | "refresh"): void {
-    (result === "hit" ? this.cacheHit : result === "miss" ? this.cacheMiss : this.cacheRefresh).inc();
+    (result === "hit" ? this.cacheHit : result === "miss" ? this.cacheMiss : this.cacheRefresh).value++;
   }
 }

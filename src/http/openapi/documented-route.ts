@@ -156,7 +156,8 @@ export function documentedGet<P extends Shape, Q extends Shape>(
     app.get(honoPath(path), (c) => {
       const parsedParams: Record<string, unknown> = {};
       for (const { name, check } of paramChecks) parsedParams[name] = check(c.req.param(name) ?? "");
-      const parsedQuery: Record<string, unknown> = {};
+      // A route without query parameters of its own shares one empty record.
+      const parsedQuery: Record<string, unknown> = queryChecks.length === 0 ? NO_QUERY : {};
       for (const { name, check } of queryChecks) {
         const values = c.req.queries(name);
         parsedQuery[name] = check(values === undefined ? undefined : values.length === 1 ? values[0] : values);
@@ -165,6 +166,8 @@ export function documentedGet<P extends Shape, Q extends Shape>(
     });
   }
 }
+
+const NO_QUERY: Record<string, unknown> = Object.freeze({});
 
 interface MemberCheck {
   readonly name: string;

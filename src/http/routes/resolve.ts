@@ -87,7 +87,8 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
         },
       },
     },
-    async (c, { params }) => ok(c, await deps.resolver.resolve(c.get("rpc")(), params.domain)),
+    // No async frame of its own: the resolver's promise is the only one between the request and its answer.
+    (c, { params }) => deps.resolver.resolve(c.get("rpc")(), params.domain).then((key) => ok(c, key)),
   );
   return routes;
 }
