@@ -90,8 +90,12 @@ export class Resolver {
     return this.options.cacheTtlMs;
   }
 
-  /** A name without a TLD gate goes on without an async frame and promise that each request in flight would hold. */
-  resolve(endpoint: RpcEndpoint, domain: FullDomain): Promise<Address> {
+  /**
+   * A cache hit is answered at once: the key, or its protocol error thrown.
+   * A name without a TLD gate goes on without an async frame and promise
+   * that each request in flight would hold.
+   */
+  resolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
     const gate = tldGate(endpoint, domain);
     if (!gate) return this.resolveName(endpoint, domain.name);
     return gate.then(() => this.resolveName(endpoint, domain.name));
@@ -115,7 +119,7 @@ export class Resolver {
   }
 
   /** Past the TLD gate `.sns` and `.sol` name the same accounts, so they share entries. */
-  private resolveName(endpoint: RpcEndpoint, name: string): Promise<Address> {
+  private resolveName(endpoint: RpcEndpoint, name: string): Address | Promise<Address> {
     const id = `${endpoint.url} ${name}`;
     if (this.cache) {
       const cached = this.cache.get(id);
@@ -123,7 +127,8 @@ export class Resolver {
       if (cached) {
         if (cached.refreshAt <= Date.now()) this.refresh(endpoint, name, id, cached);
         const { outcome } = cached;
-        return outcome.ok ? Promise.resolve(outcome.key) : Promise.reject(outcome.error);
+        if (outcome.ok) return outcome.key;
+        throw outcome.error;
       }
     }
     const shared = this.inFlight.get(id);

@@ -87,8 +87,11 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
         },
       },
     },
-    // No async frame of its own: the resolver's promise is the only one between the request and its answer.
-    (c, { params }) => deps.resolver.resolve(c.get("rpc")(), params.domain).then((key) => ok(c, key)),
+    // No async frame of its own: a cache hit is answered synchronously, a resolution in the one step that settles it.
+    (c, { params }) => {
+      const key = deps.resolver.resolve(c.get("rpc")(), params.domain);
+      return typeof key === "string" ? ok(c, key) : key.then((resolved) => ok(c, resolved));
+    },
   );
   return routes;
 }
