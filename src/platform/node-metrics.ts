@@ -70,6 +70,11 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     buckets: [1, 2, 5, 10, 20, 50, 100],
     registers: [this.registry],
   });
+  private readonly pacedReplies = new Counter({
+    name: "sns_gateway_rpc_paced_replies_total",
+    help: "Batch replies whose reads were settled over several event-loop turns (RPC_SETTLE_SLICE)",
+    registers: [this.registry],
+  });
   private readonly coalescedCount = new Counter({
     name: "sns_gateway_coalesced_total",
     help: "Requests that shared work already under way: a resolution, or an account read queued or in flight",
@@ -122,7 +127,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
       },
     });
     // Series with fixed labels are shown from the first scrape, at 0.
-    for (const child of [...Object.values(this.coalescedByKind), this.cacheHit, this.cacheMiss]) child.inc(0);
+    for (const child of [...Object.values(this.coalescedByKind), this.cacheHit, this.cacheMiss, this.pacedReplies]) child.inc(0);
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -182,6 +187,10 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   accountsBatched(keys: number): void {
     this.batchAccounts.observe(keys);
+  }
+
+  rpcReplyPaced(): void {
+    this.pacedReplies.inc();
   }
 
   rpcQueueChanged(delta: number): void {
