@@ -133,9 +133,14 @@ export class AccountLoader {
     }
   }
 
-  /** Settles `results` from read `index` of group `at` on, `slice` reads per turn of the event loop. */
-  private settleInSlices(results: readonly GroupResult[], slice: number, at: number, index: number): void {
-    let left = slice;
+  /**
+   * Settles `results` from read `index` of group `at` on, `slice` reads per
+   * turn of the event loop; `unsettled` reads are left in all. A tail of less
+   * than half a slice is settled with the slice before it: a turn of its own
+   * would cost more than it saves.
+   */
+  private settleInSlices(results: readonly GroupResult[], slice: number, at: number, index: number, unsettled: number): void {
+    let left = unsettled - slice < slice / 2 ? unsettled : slice;
     for (; at < results.length; at++, index = 0) {
       const result = results[at]!;
       const { group } = result;
@@ -143,10 +148,11 @@ export class AccountLoader {
         if (left-- === 0) {
           const resumeAt = at;
           const resumeIndex = index;
+          const rest = unsettled - slice;
           this.options.pacing!.yieldToIo(() => {
             // Reads requested during the last turn leave before the rest of this reply is answered.
             if (this.cancelDeferred) this.flush();
-            this.settleInSlices(results, slice, resumeAt, resumeIndex);
+            this.settleInSlices(results, slice, resumeAt, resumeIndex, rest);
           });
           return;
         }
@@ -181,7 +187,7 @@ export class AccountLoader {
       .then(
         (outcomes) => {
           const slice = this.options.pacing?.slice() ?? 0;
-          if (slice === 0 || taken.length <= slice) {
+          if (slice === 0 || taken.length < slice * 1.5) {
             outcomes.forEach((outcome, i) => {
               if (i < groups.length) settleGroup(groups[i]!, outcome);
               else others[i - groups.length]!.settle(outcome);
@@ -190,12 +196,8 @@ export class AccountLoader {
           }
           this.telemetry.rpcReplyPaced();
           for (let i = groups.length; i < outcomes.length; i++) others[i - groups.length]!.settle(outcomes[i]!);
-          this.settleInSlices(
-            groups.map((group, i) => groupResult(group, outcomes[i]!)),
-            slice,
-            0,
-            0,
-          );
+          const results = groups.map((group, i) => groupResult(group, outcomes[i]!));
+          this.settleInSlices(results, slice, 0, 0, taken.length);
         },
         (error: Error) => {
           const outcome: RpcOutcome = { ok: false, error };
