@@ -74,7 +74,7 @@ if (settings.length === 0) {
 }
 
 /** Gateway variables an operator might tune; passed through so they can be tried from the bench. */
-const GATEWAY_PASS_THROUGH = ["BATCH_WINDOW_MS", "RPC_MAX_IN_FLIGHT", "RPC_TIMEOUT_MS", "LOG_LEVEL", "NFT_HOLDER_TTL_MS"];
+const GATEWAY_PASS_THROUGH = ["BATCH_WINDOW_MS", "RPC_MAX_IN_FLIGHT", "RPC_SETTLE_SLICE", "RPC_TIMEOUT_MS", "LOG_LEVEL", "NFT_HOLDER_TTL_MS"];
 
 const MB = 1024 * 1024;
 

@@ -89,6 +89,7 @@ const schema = z.object({
   CACHE_TTL_SECONDS: intFrom(10, 0, 31_536_000),
   BATCH_WINDOW_MS: intFrom(1, 0, 1000),
   RPC_MAX_IN_FLIGHT: intFrom(4, 1, 1024),
+  RPC_SETTLE_SLICE: intFrom(32, 0, 100_000),
   SHUTDOWN_GRACE_MS: intFrom(10_000, 0, 600_000),
   RPC_OVERRIDE: z.enum(["on", "off"]).optional().default("on"),
   TOKENIZED_INDEX: z.enum(["on", "off"]).optional().default("on"),
@@ -114,6 +115,8 @@ export interface GatewayConfig {
   readonly cacheTtlSeconds: number;
   readonly batchWindowMs: number;
   readonly rpcMaxInFlight: number;
+  /** Account reads of one batch reply settled per event-loop turn while the loop has idle time (Node); 0: all at once. */
+  readonly rpcSettleSlice: number;
   readonly shutdownGraceMs: number;
   readonly rpcOverride: boolean;
   /** `/domains` on RPC_URL reads tokenized domains from an in-memory index of the tokenizer. */
@@ -156,6 +159,7 @@ export function loadConfig(env: Env): GatewayConfig {
     cacheTtlSeconds: e.CACHE_TTL_SECONDS,
     batchWindowMs: e.BATCH_WINDOW_MS,
     rpcMaxInFlight: e.RPC_MAX_IN_FLIGHT,
+    rpcSettleSlice: e.RPC_SETTLE_SLICE,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     rpcOverride: e.RPC_OVERRIDE === "on",
     tokenizedIndex: e.TOKENIZED_INDEX === "on",

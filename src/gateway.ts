@@ -3,7 +3,7 @@ import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
-import type { Defer } from "./rpc/account-loader.js";
+import type { Defer, SettlePacing } from "./rpc/account-loader.js";
 import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
 import type { TransportFactory } from "./rpc/transport.js";
 import { Resolver } from "./service/resolver.js";
@@ -33,6 +33,8 @@ export interface Platform {
   transports(): TransportFactory;
   /** When batched RPC reads leave (see AccountLoaderOptions.defer). */
   readonly defer?: Defer;
+  /** How a batch reply's reads are settled (see AccountLoaderOptions.pacing); absent: all at once. */
+  readonly settlePacing?: SettlePacing;
   /** The connection's peer address (for the override rate limit). */
   peerAddress(c: Context): string | undefined;
   /** Reads a request header (lower-case name) as `c.req.header(name)` would, without its cost; absent: that. */
@@ -94,6 +96,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         windowMs: config.batchWindowMs,
         maxQueuedKeys: 100_000,
         ...(platform.defer && { defer: platform.defer }),
+        ...(platform.settlePacing && { pacing: platform.settlePacing }),
       },
       transports: platform.transports(),
       telemetry,

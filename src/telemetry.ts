@@ -22,6 +22,8 @@ export interface Telemetry {
   rpcBatchSent(calls: number): void;
   /** Account keys in one getMultipleAccounts call. */
   accountsBatched(keys: number): void;
+  /** A batch reply's reads are being settled over several turns of the event loop (RPC_SETTLE_SLICE). */
+  rpcReplyPaced(): void;
   /** Account keys and calls waiting for a free RPC slot went up or down by `delta`. */
   rpcQueueChanged(delta: number): void;
   /** A request shared work already under way instead of starting its own. */
@@ -70,6 +72,7 @@ export const NO_TELEMETRY: Telemetry = {
   rpcCall: nothing,
   rpcBatchSent: nothing,
   accountsBatched: nothing,
+  rpcReplyPaced: nothing,
   rpcQueueChanged: nothing,
   coalesced: nothing,
   resolveCache: nothing,

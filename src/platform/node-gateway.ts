@@ -10,6 +10,7 @@ import { nodeDocsAssets } from "./node-docs-assets.js";
 import { PrometheusTelemetry } from "./node-metrics.js";
 import { createDrainableServer } from "./node-listener.js";
 import { nodeRequestHeader } from "./node-request-header.js";
+import { nodeSettlePacing } from "./node-settle-pacing.js";
 import { createNodeTransports } from "./node-transport.js";
 
 /** After the current macrotask's I/O callbacks: reads requested by every request parsed in this turn leave together. */
@@ -26,6 +27,7 @@ export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
     logger,
     transports: () => createNodeTransports({ allowPrivate: config.allowPrivateRpcOverride }),
     defer: deferToCheckPhase,
+    settlePacing: nodeSettlePacing(config.rpcSettleSlice),
     peerAddress: (c) => getConnInfo(c).remote.address,
     requestHeader: nodeRequestHeader,
     docsAssets: nodeDocsAssets(),

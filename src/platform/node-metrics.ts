@@ -71,6 +71,11 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     },
     [1, 2, 5, 10, 20, 50, 100],
   );
+  private readonly pacedReplies = new PlainCounter({
+    name: "sns_gateway_rpc_paced_replies_total",
+    help: "Batch replies whose reads were settled over several event-loop turns (RPC_SETTLE_SLICE)",
+    registers: [this.registry],
+  });
   private readonly coalescedCount = new PlainCounter({
     name: "sns_gateway_coalesced_total",
     help: "Requests that shared work already under way: a resolution, or an account read queued or in flight",
@@ -97,6 +102,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   private readonly cacheRefresh = this.cacheLookups.child({ result: "refresh" });
   private readonly batchCallsSeries = this.batchCalls.child({});
   private readonly batchAccountsSeries = this.batchAccounts.child({});
+  private readonly pacedRepliesSeries = this.pacedReplies.child({});
 
   constructor() {
     const self = this;
@@ -183,6 +189,10 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   accountsBatched(keys: number): void {
     this.batchAccounts.observe(this.batchAccountsSeries, keys);
+  }
+
+  rpcReplyPaced(): void {
+    this.pacedRepliesSeries.value++;
   }
 
   rpcQueueChanged(delta: number): void {

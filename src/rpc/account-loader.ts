@@ -23,9 +23,26 @@ export interface AccountLoaderOptions {
    * returns a cancel function. Default: a zero-delay timer.
    */
   readonly defer?: Defer;
+  /** How a batch reply's reads are settled; absent: all at once. */
+  readonly pacing?: SettlePacing;
 }
 
 export type Defer = (task: () => void) => () => void;
+
+/**
+ * How the answers one batch reply releases are spread over event-loop turns.
+ * Settled at once, a reply for dozens of requests writes all their answers in
+ * one macrotask: the clients answered first send their next request right
+ * away, but it is not read until the last answer is written, and then waits a
+ * whole RPC round trip more. Settled a slice at a time with a read of I/O in
+ * between, those requests are read and sent while the rest is answered.
+ */
+export interface SettlePacing {
+  /** Account reads to settle before reading I/O again, for a reply being settled now; 0: all at once. */
+  slice(): number;
+  /** Runs a task once the event loop has read the I/O that arrived meanwhile. */
+  readonly yieldToIo: Defer;
+}
 
 const deferByTimer: Defer = (task) => {
   const timer = setTimeout(task, 0);
@@ -37,6 +54,11 @@ interface Pending {
   resolve(account: AccountData | null): void;
   reject(error: unknown): void;
 }
+
+/** The reads of one getMultipleAccounts call of a batch, with what the reply said of them. */
+type GroupResult =
+  | { readonly group: Pending[]; readonly accounts: (AccountData | null)[] }
+  | { readonly group: Pending[]; readonly error: unknown };
 
 interface PendingCall {
   readonly call: RpcCall;
@@ -111,6 +133,35 @@ export class AccountLoader {
     }
   }
 
+  /**
+   * Settles `results` from read `index` of group `at` on, `slice` reads per
+   * turn of the event loop; `unsettled` reads are left in all. A tail of less
+   * than half a slice is settled with the slice before it: a turn of its own
+   * would cost more than it saves.
+   */
+  private settleInSlices(results: readonly GroupResult[], slice: number, at: number, index: number, unsettled: number): void {
+    let left = unsettled - slice < slice / 2 ? unsettled : slice;
+    for (; at < results.length; at++, index = 0) {
+      const result = results[at]!;
+      const { group } = result;
+      for (; index < group.length; index++) {
+        if (left-- === 0) {
+          const resumeAt = at;
+          const resumeIndex = index;
+          const rest = unsettled - slice;
+          this.options.pacing!.yieldToIo(() => {
+            // Reads requested during the last turn leave before the rest of this reply is answered.
+            if (this.cancelDeferred) this.flush();
+            this.settleInSlices(results, slice, resumeAt, resumeIndex, rest);
+          });
+          return;
+        }
+        if ("error" in result) group[index]!.reject(result.error);
+        else group[index]!.resolve(result.accounts[index]!);
+      }
+    }
+  }
+
   private flush(): void {
     this.cancelDeferred?.();
     if (this.timer) clearTimeout(this.timer);
@@ -134,11 +185,20 @@ export class AccountLoader {
     this.client
       .batch(calls)
       .then(
-        (outcomes) =>
-          outcomes.forEach((outcome, i) => {
-            if (i < groups.length) settleGroup(groups[i]!, outcome);
-            else others[i - groups.length]!.settle(outcome);
-          }),
+        (outcomes) => {
+          const slice = this.options.pacing?.slice() ?? 0;
+          if (slice === 0 || taken.length < slice * 1.5) {
+            outcomes.forEach((outcome, i) => {
+              if (i < groups.length) settleGroup(groups[i]!, outcome);
+              else others[i - groups.length]!.settle(outcome);
+            });
+            return;
+          }
+          this.telemetry.rpcReplyPaced();
+          for (let i = groups.length; i < outcomes.length; i++) others[i - groups.length]!.settle(outcomes[i]!);
+          const results = groups.map((group, i) => groupResult(group, outcomes[i]!));
+          this.settleInSlices(results, slice, 0, 0, taken.length);
+        },
         (error: Error) => {
           const outcome: RpcOutcome = { ok: false, error };
           for (const group of groups) settleGroup(group, outcome);
@@ -150,6 +210,15 @@ export class AccountLoader {
         if (this.hasWork) this.schedule();
       });
     if (this.hasWork) this.schedule();
+  }
+}
+
+function groupResult(group: Pending[], outcome: RpcOutcome): GroupResult {
+  if (!outcome.ok) return { group, error: outcome.error };
+  try {
+    return { group, accounts: parseMultipleAccounts(outcome.result, group.length) };
+  } catch (error) {
+    return { group, error };
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, transferDomainNft } from "../../src/localnet/index.js";
 import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
+import { sampleValue } from "../../testkit/prometheus.js";
 import { type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
 
 // Coalescing, batching and the optional response cache, observed from the
@@ -218,5 +219,45 @@ describe("NFT_HOLDER_TTL_MS: a tokenized domain's holder reused for a bounded ti
     stack.localnet.resetStats();
     expect(await resolveBonfida()).toBe(identity("carol").address);
     expect(stack.localnet.stats.methods).toMatchObject({ getTokenLargestAccounts: 1 });
+  });
+});
+
+// Pacing is Node-only (Workers get no shared loader whose replies could be paced).
+describe.skipIf(onWorkerd)("RPC_SETTLE_SLICE: a batch reply settled a slice at a time", () => {
+  const names = [
+    "bonfida", "dex.bonfida", "redeemed", "v2-sol", "pay.v2-sol", "stale-v2", "v1-sol", "bad-v1-sig", "plain",
+    "profile", "vault", "burned-nft", "unminted", "invalid-roa", "wrong-validation", "malformed-sol", "nope",
+  ];
+  const paths = names.flatMap((name) => [`/resolve/${name}.sns`, `/resolve/${name}.sol`, `/safe-resolve/${name}.sns`]);
+  let paced: Stack;
+  let unpaced: Stack;
+  beforeAll(async () => {
+    const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
+    // One read per slice: every reply of more than one read is spread over several turns of the event loop.
+    [paced, unpaced] = await Promise.all([
+      startStack(ledger, { RPC_SETTLE_SLICE: "1", BATCH_WINDOW_MS: "50" }),
+      startStack(ledger, { RPC_SETTLE_SLICE: "0", BATCH_WINDOW_MS: "50" }),
+    ]);
+    paced.localnet.setLatency(20);
+    unpaced.localnet.setLatency(20);
+  });
+  afterAll(() => Promise.all([paced?.close(), unpaced?.close()]));
+
+  const all = (stack: Stack) => Promise.all(paths.map((path) => stack.get(path)));
+
+  const pacedReplies = async (stack: Stack) =>
+    sampleValue((await stack.get("/metrics")).text, "sns_gateway_rpc_paced_replies_total");
+
+  it("answers every request of a burst as settling the reply at once does", async () => {
+    await Promise.all(paths.map(() => paced.get("/health")));
+    await all(paced);
+    // Pacing looks at the event loop's last 100 ms window; this one is mostly idle, so replies are paced.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    for (let round = 0; round < 2; round++) {
+      const [got, expected] = await Promise.all([all(paced), all(unpaced)]);
+      expect(got.map((a) => [a.status, a.text])).toEqual(expected.map((a) => [a.status, a.text]));
+    }
+    expect(await pacedReplies(paced)).toBeGreaterThan(0);
+    expect(await pacedReplies(unpaced)).toBe(0);
   });
 });
