@@ -103,7 +103,7 @@ export class RpcEndpoint implements ChainReader {
     return outcome.result;
   }
 
-  isSolCutoffReached(): Promise<boolean> {
+  isSolCutoffReached(): boolean | Promise<boolean> {
     return this.cutoff.isReached();
   }
 }

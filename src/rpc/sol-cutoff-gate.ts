@@ -28,9 +28,10 @@ export class SolCutoffGate {
     private readonly now: () => number = Date.now,
   ) {}
 
-  isReached(): Promise<boolean> {
-    if (this.state.reached) return Promise.resolve(true);
-    if (this.now() < this.state.openUntil) return Promise.resolve(false);
+  /** Known (past the cutoff, or a slot still safe to reuse): at once; otherwise once a slot is read. */
+  isReached(): boolean | Promise<boolean> {
+    if (this.state.reached) return true;
+    if (this.now() < this.state.openUntil) return false;
     this.pending ??= this.readSlot().finally(() => {
       this.pending = undefined;
     });

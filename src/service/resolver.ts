@@ -92,8 +92,9 @@ export class Resolver {
 
   /**
    * A cache hit is answered at once: the key, or its protocol error thrown.
-   * A name without a TLD gate goes on without an async frame and promise
-   * that each request in flight would hold.
+   * A name whose TLD gate is open (`.sns`; `.sol` while the cutoff is known
+   * not reached) goes on without an async frame and promise that each
+   * request in flight would hold.
    */
   resolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
     const gate = tldGate(endpoint, domain);

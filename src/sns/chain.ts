@@ -47,6 +47,9 @@ export interface ChainReader {
   getTokenLargestAccounts(mint: Address): Promise<readonly TokenAmountEntry[] | null>;
   /** Accounts owned by `program` that pass every filter, in the node's order. */
   getProgramAccounts(program: Address, query: ProgramAccountsQuery): Promise<ProgramAccounts>;
-  /** Whether legacy `.sol` resolution has reached the cutoff slot on this chain. */
-  isSolCutoffReached(): Promise<boolean>;
+  /**
+   * Whether legacy `.sol` resolution has reached the cutoff slot on this
+   * chain: at once when it is known, a promise when a slot must be read.
+   */
+  isSolCutoffReached(): boolean | Promise<boolean>;
 }

@@ -22,16 +22,22 @@ export const PDA_NOT_ALLOWED: PdaPolicy = { kind: "none" };
 
 export { type ResolutionKeys, deriveResolutionKeys };
 
+const cutoffReached = () => new SnsError("UNSUPPORTED_TLD", ".sol resolution is paused at the cutoff slot");
+
 /**
  * Legacy `.sol` names resolve through the same name accounts as `.sns` until
  * the chain's finalized slot reaches the cutoff; then they are refused. Gives
- * undefined when the name's TLD has no gate (every TLD but `.sol`), so the
- * caller goes on at once rather than through a promise of its own.
+ * undefined when the name may go on (every TLD but `.sol`, and `.sol` while
+ * the cutoff is known not reached) and throws when it is known reached, so
+ * the caller goes on at once; a promise only while a slot is being read.
  */
 export function tldGate(chain: ChainReader, domain: FullDomain): Promise<void> | undefined {
   if (domain.tld !== SOL_TLD) return undefined;
-  return chain.isSolCutoffReached().then((reached) => {
-    if (reached) throw new SnsError("UNSUPPORTED_TLD", ".sol resolution is paused at the cutoff slot");
+  const reached = chain.isSolCutoffReached();
+  if (reached === false) return undefined;
+  if (reached === true) throw cutoffReached();
+  return reached.then((known) => {
+    if (known) throw cutoffReached();
   });
 }
 
