@@ -44,6 +44,9 @@ export interface SettlePacing {
   readonly yieldToIo: Defer;
 }
 
+/** Turns of the event loop one batch reply's reads are spread over, at most. */
+const MAX_PACED_TURNS = 6;
+
 const deferByTimer: Defer = (task) => {
   const timer = setTimeout(task, 0);
   return () => clearTimeout(timer);
@@ -186,7 +189,10 @@ export class AccountLoader {
       .batch(calls)
       .then(
         (outcomes) => {
-          const slice = this.options.pacing?.slice() ?? 0;
+          // A reply is spread over a few turns at most: at high concurrency each turn reads hundreds of
+          // requests, and a reply's last answers would otherwise wait behind dozens of them.
+          const paced = this.options.pacing?.slice() ?? 0;
+          const slice = paced && Math.max(paced, Math.ceil(taken.length / MAX_PACED_TURNS));
           if (slice === 0 || taken.length < slice * 1.5) {
             outcomes.forEach((outcome, i) => {
               if (i < groups.length) settleGroup(groups[i]!, outcome);
