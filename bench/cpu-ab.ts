@@ -1,40 +1,104 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEMO_FIXTURE_PATH, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
-import { npmStart, startEnvFor } from "../testkit/npm-start.js";
+import { parseStartScript, startEnvFor } from "../testkit/npm-start.js";
+import { createRng } from "../testkit/rng.js";
+import { buildChildren, childScript } from "./build.js";
+import { Child } from "./child.js";
+import { envNumber } from "./env.js";
 import { fetchAll, runLoad } from "./load.js";
+import type { WorkingSetEntry } from "./working-set.js";
+import { buildWorkload } from "./workload.js";
 
 /**
- * `npm run bench:ab -- <dir> [<dir> …]`: gateway CPU per answer of several
- * builds of this project (each dir holds a built `dist/`, e.g. a git
+ * `npm run bench:ab -- <dir> [<dir> …]`: gateway CPU per answer and req/s of
+ * several builds of this project (each dir holds a built `dist/`, e.g. a git
  * worktree of an older commit after `npm ci && npm run build`), measured in
- * alternation so that the machine's slow and fast phases fall on every side.
- * Each round starts each build fresh with `npm start`'s node flags, warms
- * it up, then reads its process CPU (/proc, user + system) across a load
- * window: 0 ms RPC, the demo names, `AB_CONNECTIONS` (64) connections.
- * A dir may carry extra node flags after a `|`: `.|--v8-pool-size=4`.
- * Gateway settings that shape the path measured are passed on from this
- * process's environment (GATEWAY_SETTINGS): `RESOLVE_CACHE_TTL_MS=60000`
- * makes every measured answer a cache hit; without it every request resolves.
+ * alternation so that the machine's slow and fast phases fall on every side;
+ * the order of the builds flips every round. Each round starts each build
+ * fresh as its own `npm start` would (node flags and environment prefix of its
+ * package.json), checks its answers, warms it up, then reads its process CPU
+ * (/proc, user + system) across a load window of `AB_CONNECTIONS` (64)
+ * connections. A dir may carry extra node flags after a `|`: `.|--v8-pool-size=4`.
+ *
+ * The workload (`AB_WORKLOAD`):
+ * - `demo` (default): eight demo names round robin, localnet in this process.
+ * - `bench`: the working set and Zipf request order of `npm run bench`
+ *   (BENCH_SEED, BENCH_NAMES, BENCH_ZIPF_S, BENCH_SOL_SHARE), its localnet in a
+ *   process of its own.
+ * `AB_LATENCY_MS` (0) delays every RPC answer. Gateway settings that shape the
+ * path measured are passed on from this process's environment
+ * (GATEWAY_SETTINGS): `RESOLVE_CACHE_TTL_MS=60000` makes every measured answer
+ * a cache hit; without it every request resolves. With a TTL, each build's
+ * answers checked at start expire before its windows.
  */
 
-const rounds = Number(process.env.AB_ROUNDS ?? 5);
-const seconds = Number(process.env.AB_DURATION_S ?? 4);
-const connections = Number(process.env.AB_CONNECTIONS ?? 64);
+const rounds = envNumber("AB_ROUNDS", 5);
+const seconds = envNumber("AB_DURATION_S", 4);
+const connections = envNumber("AB_CONNECTIONS", 64);
+const latencyMs = envNumber("AB_LATENCY_MS", 0);
+const workloadKind = process.env.AB_WORKLOAD?.trim() || "demo";
 const builds = process.argv.slice(2);
-if (builds.length === 0) {
-  console.error("usage: npm run bench:ab -- <dir> [<dir> …]   (a dir may end in |<node flags>)");
+if (builds.length === 0 || (workloadKind !== "demo" && workloadKind !== "bench")) {
+  console.error("usage: [AB_WORKLOAD=demo|bench] npm run bench:ab -- <dir> [<dir> …]   (a dir may end in |<node flags>)");
   process.exit(2);
 }
 
-const NAMES = ["bonfida.sns", "v2-sol.sns", "stale-v2.sns", "v1-sol.sns", "missing-name.sns", "plain.sol", "dex.bonfida.sns", "a.b.c.sns"];
-const paths = NAMES.map((name) => `/resolve/${name}`);
 const CLOCK_TICKS_PER_S = 100;
-const GATEWAY_SETTINGS = ["RESOLVE_CACHE_TTL_MS", "NFT_HOLDER_TTL_MS", "RPC_MAX_IN_FLIGHT", "BATCH_WINDOW_MS"];
+const GATEWAY_SETTINGS = ["RESOLVE_CACHE_TTL_MS", "NFT_HOLDER_TTL_MS", "RPC_MAX_IN_FLIGHT", "BATCH_WINDOW_MS", "RPC_SETTLE_SLICE"];
 const settings = Object.fromEntries(
   GATEWAY_SETTINGS.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])),
 );
+const cacheTtlMs = Number(settings.RESOLVE_CACHE_TTL_MS ?? 0);
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** What the builds are measured against: an RPC node and the request order. */
+interface Ledger {
+  readonly rpcUrl: string;
+  /** Every distinct path, checked once per build before its windows. */
+  readonly paths: readonly string[];
+  readonly sequence: readonly string[];
+  readonly branchOf: ReadonlyMap<string, string>;
+  setLatency(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function demoLedger(): Promise<Ledger> {
+  const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+  const names = ["bonfida.sns", "v2-sol.sns", "stale-v2.sns", "v1-sol.sns", "missing-name.sns", "plain.sol", "dex.bonfida.sns", "a.b.c.sns"];
+  const paths = names.map((name) => `/resolve/${name}`);
+  return {
+    rpcUrl: localnet.url,
+    paths,
+    sequence: paths,
+    branchOf: new Map(),
+    setLatency: async (ms) => localnet.setLatency(ms),
+    close: () => localnet.close(),
+  };
+}
+
+async function benchLedger(): Promise<Ledger> {
+  const seed = envNumber("BENCH_SEED", 1);
+  buildChildren();
+  const localnet = await Child.start("localnet", childScript("children/localnet"), {
+    env: { PATH: process.env.PATH, NODE_ENV: "production", BENCH_SEED: String(seed), BENCH_NAMES: String(envNumber("BENCH_NAMES", 1000)) },
+  });
+  const { entries } = localnet.info as { entries: WorkingSetEntry[] };
+  const workload = buildWorkload(entries, createRng(seed + 1).next, {
+    length: 1 << 18,
+    exponent: envNumber("BENCH_ZIPF_S", 1),
+    solShare: envNumber("BENCH_SOL_SHARE", 0.35),
+  });
+  return {
+    rpcUrl: localnet.url,
+    paths: workload.paths,
+    sequence: workload.sequence,
+    branchOf: workload.branchOf,
+    setLatency: (ms) => localnet.call("latency", ms),
+    close: () => localnet.stop(),
+  };
+}
 
 /** User + system CPU of a process so far, in µs (fields 14 and 15 of /proc/<pid>/stat). */
 function cpuUsOf(pid: number): number {
@@ -42,17 +106,37 @@ function cpuUsOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_S;
 }
 
-async function measure(build: string, rpcUrl: string): Promise<{ usPerAnswer: number; answers: number; mismatches: number }> {
+/** A build's own `npm start`: its node flags and environment prefix, and its entry (older builds had it at dist/node.js). */
+function startOf(dir: string) {
+  const pkg = JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")) as { scripts: { start: string } };
+  const start = parseStartScript(pkg.scripts.start);
+  const entry = ["dist/platform/node.js", "dist/node.js"].map((path) => resolve(dir, path)).find((path) => existsSync(path));
+  if (!entry) throw new Error(`${dir}: no dist/platform/node.js or dist/node.js (run npm run build there)`);
+  return { start, entry };
+}
+
+interface Window {
+  readonly usPerAnswer: number;
+  readonly rps: number;
+  readonly answers: number;
+  readonly mismatches: number;
+}
+
+async function measure(build: string, ledger: Ledger, offset: number): Promise<Window> {
   const [dir, extra] = build.split("|");
-  const start = npmStart();
-  const child = spawn(
-    process.execPath,
-    [...start.nodeFlags, ...(extra ? extra.trim().split(/\s+/) : []), resolve(dir!, "dist/platform/node.js")],
-    {
-      env: { ...startEnvFor(start, process.env), ...settings, PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", RPC_URL: rpcUrl, LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "inherit"],
+  const { start, entry } = startOf(dir!);
+  const child = spawn(process.execPath, [...start.nodeFlags, ...(extra ? extra.trim().split(/\s+/) : []), entry], {
+    env: {
+      ...startEnvFor(start, process.env),
+      ...settings,
+      PATH: process.env.PATH,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      RPC_URL: ledger.rpcUrl,
+      LOG_LEVEL: "info",
     },
-  );
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     let output = "";
     const url = await new Promise<string>((found, failed) => {
@@ -65,33 +149,54 @@ async function measure(build: string, rpcUrl: string): Promise<{ usPerAnswer: nu
     });
     child.stdout!.removeAllListeners("data");
     child.stdout!.resume();
-    const answers = await fetchAll(url, paths, 4);
-    const load = { url, connections, sequence: paths, start: 0, expected: new Map(paths.map((p, i) => [p, answers[i]!])), branchOf: new Map() };
-    await runLoad({ ...load, durationS: 1.5 });
+    await ledger.setLatency(0);
+    const answers = await fetchAll(url, ledger.paths, 16);
+    if (cacheTtlMs > 0) await sleep(cacheTtlMs);
+    await ledger.setLatency(latencyMs);
+    const expected = new Map(ledger.paths.map((path, i) => [path, answers[i]!]));
+    const load = { url, connections, sequence: ledger.sequence, expected, branchOf: ledger.branchOf };
+    await runLoad({ ...load, start: offset, durationS: 1.5 });
     const before = cpuUsOf(child.pid!);
-    const result = await runLoad({ ...load, durationS: seconds });
+    const result = await runLoad({ ...load, start: offset + 20_000, durationS: seconds });
     const used = cpuUsOf(child.pid!) - before;
-    return { usPerAnswer: used / Math.max(1, result.responses), answers: result.responses, mismatches: result.mismatches };
+    return { usPerAnswer: used / Math.max(1, result.responses), rps: result.rps, answers: result.responses, mismatches: result.mismatches };
   } finally {
     child.kill("SIGTERM");
     if (child.exitCode === null) await new Promise((exited) => child.once("exit", exited));
   }
 }
 
-const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
-console.log(`gateway settings: ${Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(" ") || "defaults"}`);
-const results = new Map<string, number[]>(builds.map((build) => [build, []]));
-for (let round = 1; round <= rounds; round++) {
-  for (const build of builds) {
-    const { usPerAnswer, answers, mismatches } = await measure(build, localnet.url);
-    results.get(build)!.push(usPerAnswer);
-    console.log(`round ${round}  ${build}: ${answers} answers, ${usPerAnswer.toFixed(1)} µs CPU per answer, ${mismatches} mismatches`);
-  }
-}
-for (const [build, values] of results) {
+const spread = (values: readonly number[], digits: number): string => {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
-  console.log(`${build}: median ${median.toFixed(1)} µs (${sorted[0]!.toFixed(1)}–${sorted.at(-1)!.toFixed(1)}); ${values.map((v) => v.toFixed(0)).join(", ")}`);
+  return `${median.toFixed(digits)} (${sorted[0]!.toFixed(digits)}–${sorted.at(-1)!.toFixed(digits)})`;
+};
+
+const ledger = workloadKind === "bench" ? await benchLedger() : await demoLedger();
+console.log(
+  `workload ${workloadKind} (${ledger.paths.length} paths), RPC latency ${latencyMs} ms, c${connections}; gateway settings: ` +
+    (Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(" ") || "defaults"),
+);
+const results = new Map<string, Window[]>(builds.map((build) => [build, []]));
+for (let round = 1; round <= rounds; round++) {
+  // Both builds of a round are driven through the same window of the request order.
+  const offset = (round * 40_009) % ledger.sequence.length;
+  for (const build of round % 2 === 1 ? builds : [...builds].reverse()) {
+    const window = await measure(build, ledger, offset);
+    results.get(build)!.push(window);
+    console.log(
+      `round ${round}  ${build}: ${window.answers} answers, ${Math.round(window.rps)} req/s, ` +
+        `${window.usPerAnswer.toFixed(1)} µs CPU per answer, ${window.mismatches} mismatches`,
+    );
+  }
 }
-await localnet.close();
+const first = results.get(builds[0]!)!;
+for (const [build, windows] of results) {
+  console.log(
+    `${build}: CPU per answer median ${spread(windows.map((w) => w.usPerAnswer), 1)} µs; ` +
+      `req/s ${spread(windows.map((w) => w.rps), 0)}` +
+      (build === builds[0] ? "" : `; req/s ÷ ${builds[0]} per round ${spread(windows.map((w, i) => w.rps / first[i]!.rps), 2)}`),
+  );
+}
+await ledger.close();
 process.exit(0);
