@@ -37,7 +37,8 @@ const HINTS_BOUND: LRUCache.Options<string, Address, unknown> = {
   sizeCalculation: (value, key) => key.length + value.length + 100,
 };
 
-type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: SnsError };
+/** What a resolution found: the key, or the protocol error it is answered with. */
+export type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: SnsError };
 
 /** An outcome in the cache; `refreshAt` goes to Infinity once a refresh has started. */
 interface CacheEntry {
@@ -73,12 +74,15 @@ export class Resolver {
 
   constructor(private readonly options: ResolverOptions) {
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
-    this.holders = options.holderTtlMs > 0 ? new LRUCache({ ...HINTS_BOUND, ttl: options.holderTtlMs }) : undefined;
+    // ttlResolution 0: lru-cache otherwise memoizes "now" until a timer clears it, and Workers drop a
+    // request's timers when it ends, so on workerd entries never aged (no expiry ever seen).
+    this.holders = options.holderTtlMs > 0 ? new LRUCache({ ...HINTS_BOUND, ttl: options.holderTtlMs, ttlResolution: 0 }) : undefined;
     this.cache =
       options.cacheTtlMs > 0
         ? new LRUCache({
             max: options.cacheMaxEntries,
             ttl: options.cacheTtlMs,
+            ttlResolution: 0,
             // Keys hold request-supplied names: bound the bytes too.
             maxSize: 16 * 1024 * 1024,
             sizeCalculation: (_, id) => id.length + 128,
@@ -100,6 +104,32 @@ export class Resolver {
     const gate = tldGate(endpoint, domain);
     if (!gate) return this.resolveName(endpoint, domain.name);
     return gate.then(() => this.resolveName(endpoint, domain.name));
+  }
+
+  /**
+   * The cached outcome for a name when it can be answered as it is: its TLD
+   * gate open now and its entry not yet due for a refresh. Counted as a hit.
+   * Undefined otherwise, counting nothing: `resolve` then does what the name
+   * needs (read the cutoff slot, refresh ahead, resolve).
+   */
+  cachedOutcome(endpoint: RpcEndpoint, domain: FullDomain): Outcome | undefined {
+    const cache = this.cache;
+    if (!cache) return undefined;
+    let gate: Promise<void> | undefined;
+    try {
+      gate = tldGate(endpoint, domain);
+    } catch {
+      return undefined;
+    }
+    if (gate) {
+      // The slot read it started is shared with the `resolve` that follows; this view of it is not awaited.
+      gate.catch(() => undefined);
+      return undefined;
+    }
+    const entry = cache.get(`${endpoint.url} ${domain.name}`);
+    if (!entry || entry.refreshAt <= Date.now()) return undefined;
+    this.telemetry.resolveCache("hit");
+    return entry.outcome;
   }
 
   private hintsFor(url: string): HolderHints {
