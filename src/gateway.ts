@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
+import { ResolveShortcut } from "./http/resolve-shortcut.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
@@ -51,10 +52,18 @@ export interface Platform {
   readonly telemetry?: Telemetry;
   /** When given, `GET /metrics` answers its rendering. */
   readonly metrics?: MetricsExporter;
+  /**
+   * The key by which a listener in front of the app recognises a repeat of
+   * this request (see ResolveShortcut), or undefined when it would not;
+   * absent: no listener does.
+   */
+  readonly requestKey?: (c: Context) => string | undefined;
 }
 
 export interface Gateway {
   readonly app: ReturnType<typeof createApp>;
+  /** Answers repeated `/resolve` requests from the resolve cache before the app (with a cache and `Platform.requestKey`). */
+  readonly resolveShortcut?: ResolveShortcut;
   readonly logger: Logger;
   /** Releases RPC connections; call after the HTTP server has drained. */
   dispose(): Promise<void>;
@@ -122,6 +131,10 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // The index is shared state with pending reads: never with per-request endpoints.
   const trusted = shared?.trustedEndpoint;
   const index = config.tokenizedIndex && trusted ? new TokenizedIndex(trusted) : undefined;
+  const resolveShortcut =
+    shared && config.resolveCacheTtlMs > 0 && platform.requestKey
+      ? new ResolveShortcut({ resolver, endpoints: shared, logger: platform.logger, telemetry, keyOf: platform.requestKey })
+      : undefined;
   const app = createApp({
     endpoints,
     resolver,
@@ -136,6 +149,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     peerAddress: platform.peerAddress,
     requestHeader: platform.requestHeader ?? ((c, name) => c.req.header(name)),
     docsAssets: platform.docsAssets,
+    ...(resolveShortcut && { resolveShortcut }),
   });
-  return { app, logger: platform.logger, dispose: () => shared?.close() ?? Promise.resolve() };
+  return { app, ...(resolveShortcut && { resolveShortcut }), logger: platform.logger, dispose: () => shared?.close() ?? Promise.resolve() };
 }

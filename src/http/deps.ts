@@ -6,6 +6,7 @@ import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js"
 import type { Resolver } from "../service/resolver.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
+import type { ResolveShortcut } from "./resolve-shortcut.js";
 import type { RpcUsage } from "./rpc-usage.js";
 
 /** What routes need from the rest of the gateway. */
@@ -32,6 +33,8 @@ export interface AppDeps {
   requestHeader(c: Context, name: string): string | undefined;
   /** The packaged files of the `/docs` page (Swagger UI); the app itself reads no files. */
   readonly docsAssets: DocsAssets;
+  /** Where the resolve route reports the requests it validated, to answer their repeats before routing; absent: none. */
+  readonly resolveShortcut?: Pick<ResolveShortcut, "learn">;
 }
 
 export interface AppEnv {

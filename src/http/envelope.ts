@@ -10,14 +10,28 @@ import type { AppEnv } from "./deps.js";
  * without the object.
  */
 export const ok = (c: Context<AppEnv>, result: unknown, status: ContentfulStatusCode = 200): Response =>
-  envelopeAnswer(
-    c,
-    status,
-    typeof result === "string" ? `{"s":"ok","result":${JSON.stringify(result)}}` : JSON.stringify({ s: "ok", result }),
-  );
+  envelopeAnswer(c, status, typeof result === "string" ? okText(result) : JSON.stringify({ s: "ok", result }));
 
 export const fail = (c: Context<AppEnv>, status: ContentfulStatusCode, message: string): Response =>
-  envelopeAnswer(c, status, `{"s":"error","result":${JSON.stringify(message)}}`);
+  envelopeAnswer(c, status, errorText(message));
+
+/** The body of a success whose result is a string. */
+export const okText = (result: string): string => `{"s":"ok","result":${JSON.stringify(result)}}`;
+
+/** The body of a failure. */
+export const errorText = (message: string): string => `{"s":"error","result":${JSON.stringify(message)}}`;
+
+/**
+ * The headers of an envelope answer (see `envelopeAnswer`): the keys and
+ * order @hono/node-server writes, so that answers given before the app
+ * (resolve-shortcut.ts) carry the same bytes.
+ */
+export const envelopeHeaders = (cacheControl: string, requestId: string): Record<string, string> => ({
+  "access-control-allow-origin": "*",
+  "cache-control": cacheControl,
+  "content-type": "application/json",
+  "x-request-id": requestId,
+});
 
 /**
  * Puts a header on Hono's context for the answer to come. Use it rather than
@@ -57,15 +71,7 @@ function envelopeAnswer(c: Context<AppEnv>, status: ContentfulStatusCode, body: 
   if (c.finalized || c.get("contextHeaders") || requestId === undefined || sharedCacheControl === undefined) {
     return c.body(body, status, { "Content-Type": "application/json" });
   }
-  const answer = new Response(body, {
-    status,
-    headers: {
-      "access-control-allow-origin": "*",
-      "cache-control": cacheControlFor(sharedCacheControl, status),
-      "content-type": "application/json",
-      "x-request-id": requestId,
-    },
-  });
+  const answer = new Response(body, { status, headers: envelopeHeaders(cacheControlFor(sharedCacheControl, status), requestId) });
   c.set("envelopeAnswer", answer);
   return answer;
 }

@@ -4,6 +4,7 @@ import { UNMATCHED_ROUTE } from "../telemetry.js";
 import type { Logger, RequestLine } from "../logger.js";
 import type { AppEnv } from "./deps.js";
 import { errorCode } from "./error-table.js";
+import type { RpcUsage } from "./rpc-usage.js";
 
 /** An incoming id is kept when it is a plain token: printable ASCII, no spaces, bounded. */
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -40,11 +41,24 @@ export function logAnswer(
   seconds: number,
   rpcGiven: boolean,
 ): void {
-  const failure = c.get("error");
-  const usage = c.get("rpcUsage");
+  writeRequestLine(logger, c.get("requestId"), c.req.method, route, status, seconds, c.get("rpcUsage"), rpcGiven, c.get("error"));
+}
+
+/** The request line of `logAnswer`, from its parts: for answers given before any route runs (resolve-shortcut.ts). */
+export function writeRequestLine(
+  logger: Logger,
+  reqId: string,
+  method: string,
+  route: string,
+  status: number,
+  seconds: number,
+  usage: RpcUsage | undefined,
+  rpcGiven: boolean,
+  failure: unknown,
+): void {
   const line: RequestLine = {
-    reqId: c.get("requestId"),
-    method: c.req.method,
+    reqId,
+    method,
     route,
     status,
     ms: Math.round(seconds * 100_000) / 100,

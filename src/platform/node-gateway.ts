@@ -9,7 +9,8 @@ import type { Defer } from "../rpc/account-loader.js";
 import { nodeDocsAssets } from "./node-docs-assets.js";
 import { PrometheusTelemetry } from "./node-metrics.js";
 import { createDrainableServer } from "./node-listener.js";
-import { nodeRequestHeader } from "./node-request-header.js";
+import { incomingHeader, nodeRequestHeader } from "./node-request-header.js";
+import { nodeContextRequestKey, nodeRequestKey } from "./node-request-key.js";
 import { nodeSettlePacing } from "./node-settle-pacing.js";
 import { createNodeTransports } from "./node-transport.js";
 
@@ -30,6 +31,7 @@ export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
     settlePacing: nodeSettlePacing(config.rpcSettleSlice),
     peerAddress: (c) => getConnInfo(c).remote.address,
     requestHeader: nodeRequestHeader,
+    requestKey: nodeContextRequestKey,
     docsAssets: nodeDocsAssets(),
   };
 }
@@ -48,10 +50,21 @@ export interface RunningGateway {
 
 export async function startGateway(config: GatewayConfig, logger?: Logger): Promise<RunningGateway> {
   const gateway = createNodeGateway(config, logger);
+  const shortcut = gateway.resolveShortcut;
   const drainable = createDrainableServer({
     fetch: gateway.app.fetch,
     logger: gateway.logger,
     headersTimeoutMs: config.headersTimeoutMs,
+    ...(shortcut && {
+      answerBeforeApp(request, response) {
+        const key = nodeRequestKey(request);
+        const answer = key === undefined ? undefined : shortcut.answer(key, incomingHeader(request, "x-request-id"));
+        if (!answer) return false;
+        response.writeHead(answer.status, answer.headers);
+        response.end(answer.body);
+        return true;
+      },
+    }),
   });
   const { server } = drainable;
   await new Promise<void>((resolve, reject) => {

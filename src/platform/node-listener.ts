@@ -9,6 +9,11 @@ export interface ListenerOptions {
   readonly logger: Logger;
   /** Time a client has to send a request's headers; the whole request gets twice that. */
   readonly headersTimeoutMs: number;
+  /**
+   * Answers a request before the app when it can (true: answered), as the
+   * app would answer it; a throw leaves the request to the app.
+   */
+  readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
 /** A Node HTTP server that can be drained: see `drain`. */
@@ -45,7 +50,7 @@ function parserFailure(code: string | undefined): { status: number; message: str
  */
 export function createDrainableServer(options: ListenerOptions): DrainableServer {
   const { logger } = options;
-  const listener = getRequestListener(options.fetch, {
+  const appListener = getRequestListener(options.fetch, {
     errorHandler: (error) => {
       logger.info({ status: 400, error: (error as Error)?.message }, "request refused by the HTTP adapter");
       return new Response(JSON.stringify({ s: "error", result: "Bad request" }), {
@@ -54,6 +59,21 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
       });
     },
   });
+  const { answerBeforeApp } = options;
+  const listener = answerBeforeApp
+    ? (request: IncomingMessage, response: ServerResponse) => {
+        let answered = false;
+        try {
+          answered = answerBeforeApp(request, response);
+        } catch (error) {
+          logger.warn({ err: error }, "answer before the app failed; the app answers");
+        }
+        if (answered) return;
+        // Headers written by a failed answer cannot be taken back.
+        if (response.headersSent) response.destroy();
+        else void appListener(request, response);
+      }
+    : appListener;
   const server = createServer(
     {
       // A missing Host is answered by the adapter's error handler, in the envelope.

@@ -13,8 +13,16 @@ const isWhitespace = (code: number) => code === 0x20 || code === 0x09 || code ==
  * with ", ", outer whitespace stripped.
  */
 export function nodeRequestHeader(c: Context, name: string): string | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming) return c.req.header(name);
+  const incoming = incomingOf(c);
+  return incoming ? incomingHeader(incoming, name) : c.req.header(name);
+}
+
+/** The request Node parsed, that @hono/node-server hands the app as `c.env.incoming`. */
+export const incomingOf = (c: Context): IncomingMessage | undefined =>
+  (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+
+/** `nodeRequestHeader` of a request before it reaches the app. */
+export function incomingHeader(incoming: IncomingMessage, name: string): string | undefined {
   const raw = incoming.rawHeaders;
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
