@@ -85,7 +85,8 @@ export class Resolver {
             ttlResolution: 0,
             // Keys hold request-supplied names: bound the bytes too.
             maxSize: 16 * 1024 * 1024,
-            sizeCalculation: (_, id) => id.length + 128,
+            // A cached failure holds its error's message too (no stack: SnsError captures none).
+            sizeCalculation: ({ outcome }, id) => id.length + 128 + (outcome.ok ? 0 : 2 * outcome.error.message.length),
           })
         : undefined;
   }
