@@ -1,11 +1,10 @@
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type RunningGateway, startGateway } from "../../src/platform/node-gateway.js";
 import { DEMO_FIXTURE_PATH, Ledger, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
 import { startChildGateway } from "../../testkit/child-gateway.js";
+import { captureLog } from "../../testkit/log-capture.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { rawExchange } from "../../testkit/raw-http.js";
 import { type Answer, type Stack, request, startStack } from "../../testkit/stack.js";
@@ -236,30 +235,20 @@ describe("X-Request-Id", () => {
 describe("request log", () => {
   let localnet: Localnet;
   let gateway: RunningGateway;
-  let output = "";
-  const lines = () =>
-    output
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const log = captureLog();
+  const lines = () => log.lines();
 
   beforeAll(async () => {
     localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
-    const capture = new Writable({
-      write(chunk: Buffer, _, done) {
-        output += chunk.toString();
-        done();
-      },
-    });
     const config = loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
-    gateway = await startGateway(config, pino({ level: "info" }, capture));
+    gateway = await startGateway(config, log.logger);
   });
   afterAll(async () => {
     await gateway.close();
     await localnet.close();
   });
   beforeEach(() => {
-    output = "";
+    log.clear();
     localnet.setFault(null);
   });
 
@@ -303,7 +292,7 @@ describe("request log", () => {
     expect(lines().filter((line) => line.msg === "request")).toHaveLength(answers.length);
     // The failure with a cause is logged in full (warn) too: still nothing of the URL.
     expect(lines().some((line) => line.msg === "request failed")).toBe(true);
-    for (const secret of ["S3CR3T", "api-key", "token=", closed.url, localnet.url, "?"]) expect(output).not.toContain(secret);
+    for (const secret of ["S3CR3T", "api-key", "token=", closed.url, localnet.url, "?"]) expect(log.text()).not.toContain(secret);
   });
 });
 

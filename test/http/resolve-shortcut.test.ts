@@ -1,10 +1,9 @@
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
 import { type RunningGateway, startGateway } from "../../src/platform/node-gateway.js";
+import { captureLog } from "../../testkit/log-capture.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { rawExchange } from "../../testkit/raw-http.js";
 import { type Answer, onWorkerd, request } from "../../testkit/stack.js";
@@ -22,13 +21,8 @@ const stableHeaders = (answer: Answer) => [...answer.headers].filter(([name]) =>
 describe.skipIf(onWorkerd)("repeated /resolve requests answered before the app", () => {
   let localnet: Localnet;
   let gateway: RunningGateway;
-  let output = "";
-  const requestLines = () =>
-    output
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.msg === "request");
+  const log = captureLog();
+  const requestLines = () => log.lines().filter((line) => line.msg === "request");
   const get = (path: string, init?: RequestInit) => request(gateway.url, path, init);
   const metrics = async () => (await get("/metrics")).text;
   const flushLog = () => new Promise((resolve) => setImmediate(resolve));
@@ -36,22 +30,14 @@ describe.skipIf(onWorkerd)("repeated /resolve requests answered before the app",
 
   beforeAll(async () => {
     localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
-    const capture = new Writable({
-      write(chunk: Buffer, _, done) {
-        output += chunk.toString();
-        done();
-      },
-    });
     const config = loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", RESOLVE_CACHE_TTL_MS: "60000" });
-    gateway = await startGateway(config, pino({ level: "info" }, capture));
+    gateway = await startGateway(config, log.logger);
   });
   afterAll(async () => {
     await gateway.close();
     await localnet.close();
   });
-  beforeEach(() => {
-    output = "";
-  });
+  beforeEach(() => log.clear());
 
   it.each([
     ["a key", "/resolve/plain.sns", 200],
@@ -62,7 +48,7 @@ describe.skipIf(onWorkerd)("repeated /resolve requests answered before the app",
     await get(path);
     expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toMatchObject({ status });
     localnet.resetStats();
-    output = "";
+    log.clear();
 
     const fromApp = await get(`${path}?from=app`);
     const beforeApp = await get(path);
