@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SdkOutcome } from "../testkit/chain-gen.js";
-import { npmStart, startEnvFor } from "../testkit/npm-start.js";
+import { npmStart, parseStartScript, startEnvFor } from "../testkit/npm-start.js";
 import { createRng } from "../testkit/rng.js";
 import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
@@ -27,6 +28,12 @@ import { envNumber } from "./env.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 
+/** BENCH_GATEWAY_BUILD=<dir>: see `options.gatewayBuild`. */
+const gatewayBuild = process.env.BENCH_GATEWAY_BUILD?.trim() ? resolvePath(process.env.BENCH_GATEWAY_BUILD.trim()) : undefined;
+const gatewayStart = gatewayBuild
+  ? parseStartScript((JSON.parse(readFileSync(`${gatewayBuild}/package.json`, "utf8")) as { scripts: { start: string } }).scripts.start)
+  : npmStart();
+
 const options = {
   durationS: envNumber("BENCH_DURATION_S", 4),
   /** Each setting is measured this many times, gateway and baseline alternating which goes first. */
@@ -41,13 +48,18 @@ const options = {
   only: process.env.BENCH_ONLY?.split(",").map((id) => id.trim()).filter(Boolean),
   out: process.env.BENCH_OUT?.trim() || `${RESULTS_DIR}latest.json`,
   /** Node flags of the gateway processes: those of `npm start` unless BENCH_GATEWAY_NODE_FLAGS (space-separated) says otherwise. */
-  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStart().nodeFlags,
+  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? gatewayStart.nodeFlags,
   /** Environment prefix of `npm start` (e.g. MALLOC_ARENA_MAX); the bench's own MALLOC_* variables take precedence. */
-  gatewayStartEnv: startEnvFor(npmStart(), process.env),
+  gatewayStartEnv: startEnvFor(gatewayStart, process.env),
   /** Keep the gateways' request logs (server-side latency per request) in this directory instead of /dev/null. */
   gatewayLogDir: process.env.BENCH_GATEWAY_LOG_DIR?.trim() || undefined,
+  /**
+   * BENCH_GATEWAY_BUILD=<dir>: the gateway is that other build of this project (its `dist/`, started with
+   * its own `npm start` flags and environment prefix), measured by this harness against the same baseline.
+   */
+  gatewayBuild,
   /** BENCH_ROUTES=0 skips the wallet and reverse routes section (`npm run bench:routes` runs only it). */
-  routes: process.env.BENCH_ROUTES?.trim() !== "0",
+  routes: process.env.BENCH_ROUTES?.trim() !== "0" && !gatewayBuild,
 };
 
 interface Setting {
@@ -231,8 +243,8 @@ async function main(): Promise<void> {
           ? await Child.start(name, childScript("children/baseline"), {
               env: { ...baseEnv, RPC_URL: localnet.url, BASELINE_SHARED_AGENT: process.env.BASELINE_SHARED_AGENT },
             })
-          : await Child.start(name, childScript("children/gateway"), {
-              env: gatewayEnv(name === "gateway-cache" ? 2000 : 0),
+          : await Child.start(name, childScript(options.gatewayBuild ? "children/gateway-build" : "children/gateway"), {
+              env: { ...gatewayEnv(name === "gateway-cache" ? 2000 : 0), BENCH_GATEWAY_BUILD: options.gatewayBuild },
               execArgv: options.gatewayNodeFlags,
               ...(options.gatewayLogDir ? { stdoutPath: `${options.gatewayLogDir}/${name}.log` } : {}),
             });
