@@ -112,12 +112,12 @@ export class ResolveShortcut {
 
 /** An outcome as the app answers it: the envelope, and the error table for failures. */
 function render(outcome: Outcome, known: KnownRequest): RenderedOutcome {
-  const { status, body, failure } = outcome.ok
-    ? { status: 200, body: okText(outcome.key), failure: undefined }
-    : (() => {
-        const answer = errorAnswer(outcome.error, known.route);
-        return { status: answer.status, body: errorText(answer.message), failure: outcome.error };
-      })();
+  if (outcome.ok) return rendered(outcome, known, 200, okText(outcome.key), undefined);
+  const { status, message } = errorAnswer(outcome.error, known.route);
+  return rendered(outcome, known, status, errorText(message), outcome.error);
+}
+
+function rendered(outcome: Outcome, known: KnownRequest, status: number, body: string, failure: unknown): RenderedOutcome {
   return { outcome, status, body, length: UTF8.encode(body).length, cacheControl: cacheControlFor(known.policy, status), failure };
 }
 

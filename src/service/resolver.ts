@@ -127,7 +127,7 @@ export class Resolver {
       gate.catch(() => undefined);
       return undefined;
     }
-    const entry = cache.get(`${endpoint.url} ${domain.name}`);
+    const entry = cache.get(resolutionId(endpoint, domain.name));
     if (!entry || entry.refreshAt <= Date.now()) return undefined;
     this.telemetry.resolveCache("hit");
     return entry.outcome;
@@ -152,7 +152,7 @@ export class Resolver {
 
   /** Past the TLD gate `.sns` and `.sol` name the same accounts, so they share entries. */
   private resolveName(endpoint: RpcEndpoint, name: string): Address | Promise<Address> {
-    const id = `${endpoint.url} ${name}`;
+    const id = resolutionId(endpoint, name);
     if (this.cache) {
       const cached = this.cache.get(id);
       this.telemetry.resolveCache(cached ? "hit" : "miss");
@@ -200,3 +200,6 @@ export class Resolver {
     return pending;
   }
 }
+
+/** What a resolution is shared and cached under: past the TLD gate, the name per endpoint. */
+const resolutionId = (endpoint: RpcEndpoint, name: string): string => `${endpoint.url} ${name}`;

@@ -89,9 +89,8 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
     // No async frame of its own: a cache hit is answered synchronously, a resolution in the one step that settles it.
     (c, { params }) => {
-      const endpoint = c.get("rpc")();
       deps.resolveShortcut?.learn(c, params.domain);
-      const key = deps.resolver.resolve(endpoint, params.domain);
+      const key = deps.resolver.resolve(c.get("rpc")(), params.domain);
       return typeof key === "string" ? ok(c, key) : key.then((resolved) => ok(c, resolved));
     },
   );
