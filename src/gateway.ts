@@ -81,6 +81,12 @@ function cutoffMemory(): CutoffMemory {
   };
 }
 
+/** A turn of the event loop handed to other work, by the platform's `defer`. */
+const yieldBy =
+  (defer: Defer) =>
+  (): Promise<void> =>
+    new Promise((resume) => void defer(resume));
+
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
 export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
   const perRequest = platform.endpointsPerRequest ?? false;
@@ -120,6 +126,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     maxCoalesced: perRequest ? 0 : 100_000,
     holderTtlMs: config.nftHolderTtlMs,
     telemetry,
+    ...(platform.defer && { yieldTurn: yieldBy(platform.defer) }),
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.

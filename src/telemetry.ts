@@ -33,6 +33,8 @@ export interface Telemetry {
    * or a refresh of a hit entry started ahead of its expiry.
    */
   resolveCache(result: "hit" | "miss" | "refresh"): void;
+  /** A bulk request (`route`: its pattern) was answered, with `names` names (repeats included). */
+  bulkResolved(route: string, names: number): void;
 }
 
 /** `RPC_URL` or a request's `rpc` override; the URL itself is never a label (it may carry a key). */
@@ -76,6 +78,7 @@ export const NO_TELEMETRY: Telemetry = {
   rpcQueueChanged: nothing,
   coalesced: nothing,
   resolveCache: nothing,
+  bulkResolved: nothing,
 };
 
 /** Renders the current metrics for `GET /metrics`; only platforms that keep metrics provide one. */

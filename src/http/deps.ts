@@ -37,6 +37,16 @@ export interface AppDeps {
   readonly resolveShortcut?: Pick<ResolveShortcut, "learn">;
 }
 
+/** What a bulk request asked for and got, for its log line (see README, "Request log"). */
+export interface BulkTally {
+  /** Names in the request, repeats included. */
+  readonly names: number;
+  /** Names resolved: valid, and each spelling of a name once. */
+  readonly distinct: number;
+  /** Items by status. */
+  readonly items: Readonly<Record<string, number>>;
+}
+
 export interface AppEnv {
   Variables: {
     /** The RPC endpoint of this request (`rpc` override or RPC_URL); throws when refused. */
@@ -50,6 +60,8 @@ export interface AppEnv {
     sharedCacheControl: string;
     /** The answer built with all of its headers (see envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
+    /** Set by the bulk routes: what the request's log line reports of its names. */
+    bulk: BulkTally;
     /** Something put headers on Hono's context with `c.header`: answers are built by Hono, which keeps them. */
     contextHeaders: true;
   };

@@ -11,10 +11,16 @@ export class InvalidInputError extends Error {
   override readonly name = "InvalidInputError";
 }
 
+/** A request body over the route's limit (413). */
+export class BodyTooLargeError extends Error {
+  override readonly name = "BodyTooLargeError";
+}
+
 const INVALID_INPUT: ErrorAnswer = { status: 400, message: "Invalid input" };
 const MALFORMED: ErrorAnswer = { status: 422, message: "Record is malformed" };
 const RPC_UNAVAILABLE: ErrorAnswer = { status: 502, message: "RPC unavailable" };
 const INTERNAL: ErrorAnswer = { status: 500, message: "Internal error" };
+const BODY_TOO_LARGE: ErrorAnswer = { status: 413, message: "Request body too large" };
 
 /** The one place where a failure becomes an HTTP status and a public message. */
 const SNS_ERRORS: Record<SnsErrorCode, ErrorAnswer> = {
@@ -45,6 +51,7 @@ export function errorAnswer(error: unknown, path = ""): ErrorAnswer {
     return SNS_ERRORS[error.code];
   }
   if (error instanceof InvalidInputError || error instanceof RpcEndpointRefusedError) return INVALID_INPUT;
+  if (error instanceof BodyTooLargeError) return BODY_TOO_LARGE;
   if (error instanceof RpcError) return RPC_UNAVAILABLE;
   if (error instanceof RpcNotConfiguredError) return INTERNAL;
   return INTERNAL;

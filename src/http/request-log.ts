@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { UNMATCHED_ROUTE } from "../telemetry.js";
 import type { Logger, RequestLine } from "../logger.js";
-import type { AppEnv } from "./deps.js";
+import type { AppEnv, BulkTally } from "./deps.js";
 import { errorCode } from "./error-table.js";
 import type { RpcUsage } from "./rpc-usage.js";
 
@@ -41,7 +41,18 @@ export function logAnswer(
   seconds: number,
   rpcGiven: boolean,
 ): void {
-  writeRequestLine(logger, c.get("requestId"), c.req.method, route, status, seconds, c.get("rpcUsage"), rpcGiven, c.get("error"));
+  writeRequestLine(
+    logger,
+    c.get("requestId"),
+    c.req.method,
+    route,
+    status,
+    seconds,
+    c.get("rpcUsage"),
+    rpcGiven,
+    c.get("error"),
+    c.get("bulk"),
+  );
 }
 
 /** The request line of `logAnswer`, from its parts: for answers given before any route runs (resolve-shortcut.ts). */
@@ -55,6 +66,7 @@ export function writeRequestLine(
   usage: RpcUsage | undefined,
   rpcGiven: boolean,
   failure: unknown,
+  bulk?: BulkTally,
 ): void {
   const line: RequestLine = {
     reqId,
@@ -67,6 +79,11 @@ export function writeRequestLine(
     rpcOverride: rpcGiven,
   };
   if (failure !== undefined) line.error = errorCode(failure);
+  if (bulk) {
+    line.names = bulk.names;
+    line.distinctNames = bulk.distinct;
+    line.items = bulk.items;
+  }
   if (logger.request) logger.request(line);
   else logger.info(line, "request");
 }

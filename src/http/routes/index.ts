@@ -7,6 +7,7 @@ import { multiplePrimaryDomainsRoute } from "./multiple-primary-domains.js";
 import { primaryDomainRoute } from "./primary-domain.js";
 import { recordRoutes } from "./records.js";
 import { resolveRoutes } from "./resolve.js";
+import { resolveBulkRoutes } from "./resolve-bulk.js";
 import { reverseKeyRoute } from "./reverse-key.js";
 import { serviceRoutes } from "./service.js";
 import { reverseLookupRoute } from "./reverse-lookup.js";
@@ -16,6 +17,7 @@ import { subdomainsRoute } from "./subdomains.js";
 export const ROUTES: readonly ((deps: AppDeps) => OpenAPIHono<AppEnv>)[] = [
   serviceRoutes,
   resolveRoutes,
+  resolveBulkRoutes,
   deprecatedRoutes,
   recordRoutes,
   domainKeyRoute,
