@@ -1,20 +1,23 @@
 import type { Context } from "hono";
 import type { AppEnv } from "./deps.js";
+import { setContextHeader } from "./envelope.js";
 import { BodyTooLargeError, InvalidInputError } from "./error-table.js";
 
 /**
  * A request body as text, read from its stream and refused as soon as it
  * passes `limit` bytes: a declared `Content-Length` over the limit is
  * refused before any byte is read, and an undeclared (chunked) body is
- * cancelled at the chunk that crosses it, so no request buffers more than
- * `limit` plus one chunk. The same on Node and Workers: both hand the app a
+ * refused at the chunk that crosses it, so no request buffers more than
+ * `limit` plus one chunk (the rest is drained unread by the platform:
+ * @hono/node-server reads and drops it after the answer, then closes the
+ * connection if it goes on too long). The same on Node and Workers: both hand the app a
  * standard `ReadableStream`. Bytes that are not UTF-8 cannot be JSON.
  *
  * @throws BodyTooLargeError, InvalidInputError
  */
 export async function readBodyText(c: Context<AppEnv>, limit: number): Promise<string> {
   const declared = c.req.header("content-length");
-  if (declared !== undefined && Number(declared) > limit) throw new BodyTooLargeError(`body declares ${declared} bytes`);
+  if (declared !== undefined && Number(declared) > limit) throw tooLarge(c, `body declares ${declared} bytes`);
   const stream = c.req.raw.body;
   if (!stream) return "";
   const reader = stream.getReader();
@@ -25,8 +28,9 @@ export async function readBodyText(c: Context<AppEnv>, limit: number): Promise<s
     if (done) break;
     length += value.byteLength;
     if (length > limit) {
-      reader.cancel().catch(() => undefined);
-      throw new BodyTooLargeError(`body over ${limit} bytes`);
+      // Not cancelled: that would reset a Node connection the client may reuse; the platform drains the rest.
+      reader.releaseLock();
+      throw tooLarge(c, `body over ${limit} bytes`);
     }
     chunks.push(value);
   }
@@ -41,6 +45,16 @@ export async function readBodyText(c: Context<AppEnv>, limit: number): Promise<s
   } catch {
     throw new InvalidInputError("request body is not UTF-8");
   }
+}
+
+/**
+ * The rest of the body is not read: the answer closes the connection
+ * (`Connection: close`), so that a client does not send its next request on
+ * a connection the server may drop while the unread bytes drain.
+ */
+function tooLarge(c: Context<AppEnv>, detail: string): BodyTooLargeError {
+  setContextHeader(c, "Connection", "close");
+  return new BodyTooLargeError(detail);
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
