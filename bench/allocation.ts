@@ -6,7 +6,7 @@ import { createNodeLog } from "../src/platform/node-log.js";
 import { gatewayOverrides, settingsFor } from "./settings.js";
 import { fetchAll, runLoad } from "./load.js";
 
-// `npm run bench:alloc`: bytes allocated per answer, by package and by function, from V8's sampling
+// `npm run bench -- alloc`: bytes allocated per answer, by package and by function, from V8's sampling
 // heap profiler with collected objects included (what the young generation has to scavenge).
 // Gateway, localnet and load generator share this process: their rows are labelled apart.
 

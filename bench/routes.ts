@@ -10,7 +10,7 @@ import { settingsFor } from "./settings.js";
 /*
  * The wallet and reverse routes against the SDK functions upstream calls, on
  * the demo ledger, same localnet, same run: a section of `npm run bench`,
- * and on its own `npm run bench:routes`.
+ * and on its own `npm run bench -- routes`.
  * Per route: sequential round trips (wall time of one request at 50 ms RPC
  * latency ÷ 50), JSON-RPC calls and HTTP requests per request, and req/s
  * at 20 ms latency with 16 concurrent clients (gateway over HTTP; the SDK

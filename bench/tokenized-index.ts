@@ -8,7 +8,7 @@ import { deriveDomainKey } from "../src/sns/derive.js";
 import { settingsFor } from "./settings.js";
 
 /*
- * `npm run bench:index`: bootstrap time and memory of the tokenized-domain
+ * `npm run bench -- index`: bootstrap time and memory of the tokenized-domain
  * index over BENCH_RECORDS (default 100,000) synthetic active NFT records,
  * then the cost of a `/domains` request once it is built.
  */

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { settingsFor } from "./settings.js";
 
 /*
- * `npm run bench:workerd`: `/resolve` throughput at 64 concurrent clients,
+ * `npm run bench -- workerd`: `/resolve` throughput at 64 concurrent clients,
  * the Node build (a child process with production flags) against the
  * Workers build under workerd (Miniflare), same localnet, same run, cache
  * off; then the Workers bundle's size, raw and gzip.

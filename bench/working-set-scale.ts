@@ -15,7 +15,7 @@ import { pathOf } from "./workload.js";
 import { gatewayOverrides, settingsFor } from "./settings.js";
 import { NPM_START } from "../testkit/npm-start.js";
 
-// `npm run bench:scale`: what the gateway's per-name memory costs when the
+// `npm run bench -- scale`: what the gateway's per-name memory costs when the
 // working set grows. For each size N (1,000 and 100,000 names by default) a
 // fresh gateway first resolves every name once (the warm pass), then answers
 // a measured window of repeat lookups drawn uniformly from those N names.
