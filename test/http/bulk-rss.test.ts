@@ -26,7 +26,7 @@ let agent: Agent;
 
 beforeAll(async () => {
   localnet = await startLocalnet({ ledger: buildLedger(parts.states) });
-  gateway = await startChildGateway({ RPC_URL: localnet.url, LOG_LEVEL: "warn" });
+  gateway = await startChildGateway({ RPC_URL: localnet.url });
   agent = new Agent({ connections: AT_ONCE, keepAliveTimeout: 60_000, headersTimeout: 0, bodyTimeout: 0 });
 }, 300_000);
 

@@ -2,6 +2,7 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../deps.js";
 import { InvalidInputError } from "../error-table.js";
+import { Admission } from "../admission.js";
 import { readBodyText } from "../request-body.js";
 import { type DocumentedRoute, type ExampleRequest, honoPath, operationId, responses } from "./documented-route.js";
 import { rejection, rpcQueryParam } from "./request-schemas.js";
@@ -17,6 +18,11 @@ export interface DocumentedPost<B extends z.ZodType>
   readonly body: B;
   /** Bodies over this many bytes are refused (413) before they are read whole. */
   readonly maxBodyBytes: number;
+  /**
+   * Requests answered at once; later ones wait, before their body is read,
+   * in arrival order. Bounds the memory of routes whose work grows with the body.
+   */
+  readonly concurrency: number;
   readonly examples: Readonly<Record<string, ExamplePost>>;
 }
 
@@ -38,6 +44,7 @@ export function documentedPost<B extends z.ZodType>(
 ): void {
   const documented = { ...route, errors: { ...BODY_FAILURES, ...route.errors } };
   const answers = responses(documented);
+  const admission = new Admission(route.concurrency);
   const requestExamples = Object.fromEntries(
     Object.entries(route.examples).map(([key, example]) => [key, { summary: example.summary, value: example.requestBody }]),
   );
@@ -45,7 +52,7 @@ export function documentedPost<B extends z.ZodType>(
     app.openAPIRegistry.registerPath({
       method: "post",
       path,
-      operationId: `${operationId(path)}Bulk`,
+      operationId: `${operationId(path)}Post`,
       tags: [route.tag],
       summary: route.summary,
       ...(route.description === undefined ? {} : { description: route.description }),
@@ -60,16 +67,25 @@ export function documentedPost<B extends z.ZodType>(
       responses: answers,
     });
     app.post(honoPath(path), async (c) => {
-      const text = await readBodyText(c, route.maxBodyBytes);
-      let json: unknown;
+      const leave = await admission.enter();
       try {
-        json = JSON.parse(text);
-      } catch {
-        throw new InvalidInputError("request body is not JSON");
+        return await answer(c, path);
+      } finally {
+        leave();
       }
-      const parsed = route.body.safeParse(json);
-      if (!parsed.success) throw rejection(parsed.error);
-      return handler(c, { body: parsed.data, path });
     });
+  }
+
+  async function answer(c: Context<AppEnv>, path: string): Promise<Response> {
+    const text = await readBodyText(c, route.maxBodyBytes);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new InvalidInputError("request body is not JSON");
+    }
+    const parsed = route.body.safeParse(json);
+    if (!parsed.success) throw rejection(parsed.error);
+    return handler(c, { body: parsed.data, path });
   }
 }
