@@ -1,11 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compileProject } from "./compile.js";
 import { npmStart } from "./npm-start.js";
 
-const OUT_DIR = fileURLToPath(new URL("../node_modules/.cache/sns-gateway-test/", import.meta.url));
 const PROJECT = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
+/**
+ * Under node_modules so that packages resolve, and one directory per checkout: checkouts that share
+ * one node_modules (worktrees) must not run each other's compiled code.
+ */
+const OUT_DIR = fileURLToPath(
+  new URL(`../node_modules/.cache/sns-gateway-test/${createHash("sha256").update(PROJECT).digest("hex").slice(0, 12)}/`, import.meta.url),
+);
 
 let compiled: string | undefined;
 
@@ -42,9 +49,12 @@ function procStatusBytes(pid: number, field: string): number {
   return Number(match[1]) * 1024;
 }
 
-/** The gateway as a separate process started as `npm start` starts it, listening on an ephemeral loopback port. */
-export async function startChildGateway(env: Record<string, string>): Promise<ChildGateway> {
-  const child = spawn(process.execPath, [...PRODUCTION_START.nodeFlags, compiledEntry()], {
+/**
+ * The gateway as a separate process started as `npm start` starts it, listening on an ephemeral loopback port.
+ * `entry`: another build's `platform/node.js` (a benchmark measuring older code); default: this tree's.
+ */
+export async function startChildGateway(env: Record<string, string>, entry = compiledEntry()): Promise<ChildGateway> {
+  const child = spawn(process.execPath, [...PRODUCTION_START.nodeFlags, entry], {
     env: { ...process.env, ...PRODUCTION_START.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import type { AnswerLimits } from "../rpc/answer-shape.js";
+import { type PostPayers, attemptTimeoutMs, payForAttempt } from "../rpc/request-budget.js";
 import {
   AnswerReader,
   type RpcTransport,
@@ -95,9 +96,10 @@ class Exchange implements Dispatcher.DispatchHandler {
     transportLimits: TransportLimits,
     private readonly resolve: (value: unknown) => void,
     private readonly reject: (error: unknown) => void,
+    payers: PostPayers | undefined,
   ) {
-    this.reader = new AnswerReader(limits, transportLimits.budget);
-    this.timeoutMs = transportLimits.timeoutMs;
+    this.reader = new AnswerReader(limits, transportLimits.budget, payers);
+    this.timeoutMs = attemptTimeoutMs(payers, transportLimits.timeoutMs);
     this.timer = setTimeout(() => this.onDeadline(), this.timeoutMs);
   }
 
@@ -198,15 +200,16 @@ export function createDispatchTransport(
   return {
     url,
     maxResponseBytes,
-    post(body, answerLimits = ceiling) {
+    post(body, answerLimits = ceiling, payers) {
       return new Promise((resolve, reject) => {
         try {
           target ??= targetOf(url);
+          payForAttempt(payers);
         } catch (error) {
           reject(exchangeFault(error, false, limits.timeoutMs));
           return;
         }
-        const exchange = new Exchange(answerLimitsWithin(answerLimits, maxResponseBytes), limits, resolve, reject);
+        const exchange = new Exchange(answerLimitsWithin(answerLimits, maxResponseBytes), limits, resolve, reject, payers);
         dispatcher.dispatch(
           { origin: target.origin, path: target.path, method: "POST", headers: REQUEST_HEADERS, body: encode(body) },
           exchange,

@@ -5,6 +5,7 @@ import { ByteBudget } from "./byte-budget.js";
 import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
 import type { CutoffState } from "./sol-cutoff-gate.js";
+import type { BudgetLimits } from "./request-budget.js";
 import type { RpcTransport, TransportFactory, TransportLimits } from "./transport.js";
 import { instrumentTransport } from "./instrumented-transport.js";
 import { NO_TELEMETRY, type RpcEndpointLabel, type Telemetry } from "../telemetry.js";
@@ -39,6 +40,8 @@ export interface EndpointsConfig {
   readonly memory: AnswerMemory;
   readonly override: OverridePolicy;
   readonly loader: AccountLoaderOptions;
+  /** What one request may cause on `RPC_URL`, and on an `rpc` override (request-budget.ts). */
+  readonly budgets: { readonly trusted: BudgetLimits; readonly override: BudgetLimits };
   /** Distinct `rpc` override endpoints kept warm; least recently used are dropped. */
   readonly maxOverrideEndpoints: number;
   /** Where RPC requests, calls, batches and queue depth are reported; none when absent. */
@@ -137,7 +140,8 @@ export class RpcEndpoints implements EndpointSelector {
     const label: RpcEndpointLabel = kind === "trusted" ? "rpc_url" : "override";
     const transport = telemetry === NO_TELEMETRY ? plain : instrumentTransport(plain, telemetry, label);
     const sizing = { bytesPerAccount: this.config.memory.bytesPerAccount, maxAnswerBytes: maxResponseBytes };
-    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(url), telemetry);
+    const limitsPerRequest = this.config.budgets[kind];
+    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(url), telemetry, limitsPerRequest);
   }
 
   private cutoffStateFor(url: string): CutoffState | undefined {

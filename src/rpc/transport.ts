@@ -1,13 +1,19 @@
 import { type AnswerLimits, AnswerShapeGuard } from "./answer-shape.js";
 import type { ByteBudget } from "./byte-budget.js";
 import { RpcEndpointRefusedError, RpcError } from "./errors.js";
+import { type PostPayers, attemptTimeoutMs, payForAttempt, payForBytes } from "./request-budget.js";
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
 export interface RpcTransport {
   readonly url: string;
   readonly maxResponseBytes: number;
-  /** `limits` bound the answer's size and structure before it is parsed. */
-  post(body: string, limits?: AnswerLimits): Promise<unknown>;
+  /**
+   * `limits` bound the answer's size and structure before it is parsed.
+   * `payers`: the request budgets the post is for (request-budget.ts); each
+   * attempt pays for its calls before it is sent, and for the answer's bytes
+   * as they arrive, and takes no longer than the latest payer's deadline.
+   */
+  post(body: string, limits?: AnswerLimits, payers?: PostPayers): Promise<unknown>;
 }
 
 export interface TransportLimits {
@@ -101,13 +107,15 @@ export class AnswerReader {
   constructor(
     limits: AnswerLimits,
     private readonly budget: ByteBudget,
+    private readonly payers?: PostPayers,
   ) {
     this.guard = new AnswerShapeGuard(limits);
   }
 
-  /** Throws a typed error once the answer outgrows its limits or the budget. */
+  /** Throws a typed error once the answer outgrows its limits, the memory budget or its payers' budgets. */
   push(chunk: Uint8Array): void {
     this.guard.feed(chunk);
+    payForBytes(this.payers, chunk.length);
     if (!this.budget.tryTake(chunk.length)) throw overBudget();
     this.held += chunk.length;
     this.chunks.push(chunk);
@@ -136,8 +144,13 @@ export class AnswerReader {
   }
 }
 
-async function readJson(body: AsyncIterable<Uint8Array>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
-  const reader = new AnswerReader(limits, budget);
+async function readJson(
+  body: AsyncIterable<Uint8Array>,
+  limits: AnswerLimits,
+  budget: ByteBudget,
+  payers: PostPayers | undefined,
+): Promise<unknown> {
+  const reader = new AnswerReader(limits, budget, payers);
   try {
     for await (const chunk of body) reader.push(chunk);
     return reader.parse();
@@ -168,10 +181,12 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
   return {
     url,
     maxResponseBytes,
-    async post(body, answerLimits = ceiling) {
+    async post(body, answerLimits = ceiling, payers) {
       const effective = answerLimitsWithin(answerLimits, maxResponseBytes);
+      payForAttempt(payers);
+      const attemptMs = attemptTimeoutMs(payers, timeoutMs);
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), timeoutMs);
+      const timer = setTimeout(() => controller.abort(), attemptMs);
       try {
         const answer = await send(url, body, controller.signal);
         if (answer.status < 200 || answer.status >= 300) {
@@ -183,9 +198,9 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
           controller.abort();
           throw declaredTooLarge(length, effective.maxBytes);
         }
-        return await readJson(answer.body, effective, budget);
+        return await readJson(answer.body, effective, budget, payers);
       } catch (error) {
-        throw exchangeFault(error, controller.signal.aborted, timeoutMs);
+        throw exchangeFault(error, controller.signal.aborted, attemptMs);
       } finally {
         clearTimeout(timer);
       }
