@@ -78,7 +78,8 @@ export function overrideRateLimit(
     const now = Date.now();
     const remaining = window.remaining(now);
     const reset = String(window.resetSeconds(now));
-    // Headers put on the context (`c.header`): the answer must keep them.
+    // Headers put on the context (`c.header`): the answer must keep them. Remaining: the calls
+    // left when the request was let in (its own are taken as they are sent).
     c.set("contextHeaders", true);
     c.header("RateLimit-Policy", `${callsPerMinute};w=60`);
     c.header("RateLimit-Limit", String(callsPerMinute));
