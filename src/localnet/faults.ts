@@ -5,13 +5,21 @@ interface FaultScope {
   readonly method?: string;
   /** Affect this many HTTP requests, then clear the fault. Unlimited when absent. */
   readonly times?: number;
+  /** Affect each matching request with this probability (0 to 1); every one when absent. */
+  readonly probability?: number;
 }
 
 /** Ways the localnet can misbehave on purpose, to exercise client error paths. */
 export type Fault = FaultScope &
   (
     | { readonly kind: "jsonrpc-error"; readonly code: number; readonly message: string; readonly data?: unknown }
-    | { readonly kind: "http-status"; readonly status: number; readonly body?: string }
+    | {
+      readonly kind: "http-status";
+      readonly status: number;
+      readonly body?: string;
+      /** e.g. `{ "retry-after": "2" }` on a 429. */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
     | { readonly kind: "garbage"; readonly body?: string }
     | { readonly kind: "hang" }
     | { readonly kind: "malformed-result"; readonly result?: unknown }
@@ -24,6 +32,8 @@ export class FaultSwitch {
   #fault: Fault | null = null;
   #remaining = Infinity;
 
+  constructor(private readonly random: () => number = Math.random) {}
+
   set(fault: Fault | null): void {
     this.#fault = fault;
     this.#remaining = fault?.times ?? Infinity;
@@ -33,6 +43,7 @@ export class FaultSwitch {
   take(methods: readonly string[]): Fault | null {
     const fault = this.#fault;
     if (!fault || (fault.method !== undefined && !methods.includes(fault.method))) return null;
+    if (fault.probability !== undefined && this.random() >= fault.probability) return null;
     if (--this.#remaining <= 0) this.set(null);
     return fault;
   }
