@@ -175,3 +175,6 @@ export function loadConfig(env: Env): GatewayConfig {
     solSrsResolution: e.SOL_SRS_RESOLUTION === "on",
   };
 }
+
+/** Every environment variable the gateway reads, as listed in the README's Configuration table. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
