@@ -232,8 +232,7 @@ describe("Token-2022 reads the node's index cannot produce (crafted getTokenLarg
   });
 });
 
-describe("GET /safe-resolve/<name>.sol, SOL_SRS_RESOLUTION=on", () => {
-  it.each([
+const SAFE_ON: readonly (readonly [string, Expected, string])[] = [
     ["plain", expectKey("bob"), "both agree (SRS owner = SNS registry owner)"],
     ["bonfida", expectKey("carol"), "both agree (SRS token holder = SNS NFT holder)"],
     ["v1-sol", expectKey("dave"), "both agree (SNS V1 SOL record)"],
@@ -244,7 +243,10 @@ describe("GET /safe-resolve/<name>.sol, SOL_SRS_RESOLUTION=on", () => {
     ["expired", [410, error("Domain expired")], "SRS expired, SNS resolves"],
     ["invalid-roa", [404, error("Domain not found")], "both fail: the SRS side's error (SNS: 422)"],
     ["srs-wrong-program", [422, MALFORMED], "both fail: the SRS side's error (SNS: 404)"],
-  ] as const)("%s → %j (%s)", async (name, [status, body]) => {
+];
+
+describe("GET /safe-resolve/<name>.sol, SOL_SRS_RESOLUTION=on", () => {
+  it.each(SAFE_ON)("%s → %j (%s)", async (name, [status, body]) => {
     const answer = await stack.get(`/safe-resolve/${name}.sol`);
     expect({ status: answer.status, body: answer.body }).toEqual({ status, body });
   });
