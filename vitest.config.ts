@@ -9,9 +9,11 @@ const INTEGRATION = [
   "test/http/load-shaping.test.ts",
   "test/http/adapter.test.ts",
   "test/http/tokenized-index.test.ts",
+  "test/http/failover.test.ts",
   "test/http/openapi.test.ts",
   "test/differential/records-http.test.ts",
   "test/differential/resolve.test.ts",
+  "test/http/srs-resolve.test.ts",
 ];
 
 export default defineConfig({
