@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compileProject } from "./compile.js";
-import { npmStart } from "./npm-start.js";
+import { NPM_START } from "./npm-start.js";
 
 const PROJECT = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
 /**
@@ -21,13 +21,10 @@ export function compiledEntry(): string {
   if (!compiled) {
     const { diagnostics } = compileProject(PROJECT, OUT_DIR);
     if (diagnostics) throw new Error(`tsc: ${diagnostics}`);
-    compiled = `${OUT_DIR}platform/node.js`;
+    compiled = `${OUT_DIR}${NPM_START.entry.replace(/^dist\//, "")}`;
   }
   return compiled;
 }
-
-/** The node flags and environment prefix of `npm start` (heap limits, malloc arenas). */
-export const PRODUCTION_START = npmStart();
 
 export interface ChildGateway {
   readonly url: string;
@@ -54,8 +51,8 @@ function procStatusBytes(pid: number, field: string): number {
  * `entry`: another build's `platform/node.js` (a benchmark measuring older code); default: this tree's.
  */
 export async function startChildGateway(env: Record<string, string>, entry = compiledEntry()): Promise<ChildGateway> {
-  const child = spawn(process.execPath, [...PRODUCTION_START.nodeFlags, entry], {
-    env: { ...process.env, ...PRODUCTION_START.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+  const child = spawn(process.execPath, [...NPM_START.nodeFlags, entry], {
+    env: { ...process.env, ...NPM_START.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

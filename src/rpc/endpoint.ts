@@ -9,6 +9,7 @@ import type { BudgetLimits, RequestBudget } from "./request-budget.js";
 import {
   type SignatureEntry,
   type TransactionAccounts,
+  parseMultipleAccounts,
   parseProgramAccounts,
   parseSignatures,
   parseTokenLargestAccounts,
@@ -25,6 +26,8 @@ const UNBOUNDED: BudgetLimits = {
   maxBytes: Number.MAX_SAFE_INTEGER,
   maxItems: Number.MAX_SAFE_INTEGER,
 };
+/** getMultipleAccounts takes at most 100 keys. */
+const MAX_KEYS_PER_CALL = 100;
 
 const encodeFilter = (filter: AccountFilter) =>
   "dataSize" in filter
@@ -93,6 +96,7 @@ export class RpcEndpoint implements ChainReader {
       withContext: true,
       filters: query.filters.map(encodeFilter),
       ...(query.dataSlice && { dataSlice: query.dataSlice }),
+      ...(query.minContextSlot !== undefined && { minContextSlot: query.minContextSlot }),
     };
     return parseProgramAccounts(await this.call("getProgramAccounts", [program, config], budget));
   }
@@ -100,15 +104,31 @@ export class RpcEndpoint implements ChainReader {
   /** Newest first, at most `limit`, newer than `until` when given. */
   async getSignaturesForAddress(
     address: Address,
-    options: { readonly until?: string; readonly limit: number; readonly commitment?: string },
+    options: { readonly until?: string; readonly limit: number; readonly commitment?: string; readonly minContextSlot?: number },
     budget?: RequestBudget,
   ): Promise<SignatureEntry[]> {
     const config = {
       limit: options.limit,
       commitment: options.commitment ?? this.options.commitment,
       ...(options.until && { until: options.until }),
+      ...(options.minContextSlot !== undefined && { minContextSlot: options.minContextSlot }),
     };
     return parseSignatures(await this.call("getSignaturesForAddress", [address, config], budget));
+  }
+
+  /**
+   * Accounts as of `minContextSlot` or later, outside the batching loader: a
+   * node behind that slot refuses (and another endpoint is asked), so what
+   * the tokenized index re-reads is never older than what it already has.
+   */
+  async getAccountsAtLeast(keys: readonly Address[], minContextSlot: number, commitment?: string): Promise<(AccountData | null)[]> {
+    const accounts: (AccountData | null)[] = [];
+    for (let i = 0; i < keys.length; i += MAX_KEYS_PER_CALL) {
+      const chunk = keys.slice(i, i + MAX_KEYS_PER_CALL);
+      const config = { encoding: "base64", commitment: commitment ?? this.options.commitment, minContextSlot };
+      accounts.push(...parseMultipleAccounts(await this.call("getMultipleAccounts", [chunk, config], undefined), chunk.length));
+    }
+    return accounts;
   }
 
   /** Writable accounts and invoked programs of a transaction; null when the node does not know it. */

@@ -28,11 +28,11 @@ export function instrumentTransport(transport: RpcTransport, telemetry: Telemetr
   return {
     url: transport.url,
     maxResponseBytes: transport.maxResponseBytes,
-    async post(body, limits, payers) {
+    async post(body, limits, signal, payers) {
       telemetry.rpcRequestStarted();
       const started = performance.now();
       try {
-        const answer = await transport.post(body, limits, payers);
+        const answer = await transport.post(body, limits, signal, payers);
         telemetry.rpcRequestFinished(endpoint, "ok", (performance.now() - started) / 1000);
         return answer;
       } catch (error) {

@@ -61,7 +61,7 @@ export class JsonRpcClient {
   private async callOnce(method: string, params: readonly unknown[], payers: PostPayers | undefined): Promise<unknown> {
     const id = this.nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
-    const answer = await this.transport.post(body, limitsFor([{ method, params }], this.sizing), payers);
+    const answer = await this.transport.post(body, limitsFor([{ method, params }], this.sizing), undefined, payers);
     if (isObject(answer) && answer.id !== id && answer.id !== null) throw invalid("id mismatch");
     const outcome = outcomeOf(answer);
     if (!outcome.ok) throw outcome.error;
@@ -97,7 +97,7 @@ export class JsonRpcClient {
     const firstId = this.nextId;
     this.nextId += calls.length;
     const body = calls.map((call, i) => ({ jsonrpc: "2.0", id: firstId + i, method: call.method, params: call.params }));
-    const answer = await this.transport.post(JSON.stringify(body), limitsFor(calls, this.sizing), payers);
+    const answer = await this.transport.post(JSON.stringify(body), limitsFor(calls, this.sizing), undefined, payers);
     if (!Array.isArray(answer)) {
       // A node may answer a whole batch with one error object (e.g. rate limits).
       const outcome = outcomeOf(answer);

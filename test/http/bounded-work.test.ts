@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
 import { attackWithProbes } from "../../testkit/attack-probe.js";
-import { type ChildGateway, PRODUCTION_START, startChildGateway } from "../../testkit/child-gateway.js";
+import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
+import { NPM_START } from "../../testkit/npm-start.js";
 import { type ListingKind, type ListingRpc, startListingRpc } from "../../testkit/hostile-rpc.js";
 import { type Stack, startStack } from "../../testkit/stack.js";
 
@@ -62,7 +63,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  console.log(`one request, a lying rpc server (child gateway, ${PRODUCTION_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`);
+  console.log(`one request, a lying rpc server (child gateway, ${NPM_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`);
   await gateway?.stop();
   await listing?.close();
   await localnet?.close();

@@ -105,7 +105,7 @@ describe("a request's budget, paid by the transport", () => {
     ]) {
       const budget = new RequestBudget(limits({ deadlineMs: 300 }));
       const started = performance.now();
-      const failure = await transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}', undefined, new Map([[budget, 1]])).catch((e: unknown) => e);
+      const failure = await transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}', undefined, undefined, new Map([[budget, 1]])).catch((e: unknown) => e);
       const ms = performance.now() - started;
       expect((failure as { kind?: string }).kind).toBe("timeout");
       expect(ms).toBeLessThan(1500);

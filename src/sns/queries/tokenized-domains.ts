@@ -16,11 +16,15 @@ export interface WalletMints {
   readonly mints: readonly Address[];
 }
 
-/** One token-account scan, mints only (32 bytes of each account). */
+/**
+ * One token-account scan, mints only (32 bytes of each account);
+ * `minContextSlot`: no older than this slot.
+ */
 export async function findWalletMints(
   chain: ChainReader,
   wallet: Address,
   commitment?: "processed" | "confirmed" | "finalized",
+  minContextSlot?: number,
 ): Promise<WalletMints> {
   const { slot, accounts } = await chain.getProgramAccounts(TOKEN_PROGRAM_ID, {
     filters: [
@@ -30,6 +34,7 @@ export async function findWalletMints(
     ],
     dataSlice: { offset: 0, length: 32 },
     ...(commitment && { commitment }),
+    ...(minContextSlot !== undefined && { minContextSlot }),
   });
   const listed = await mapPaced(chain, accounts, ({ account }) => {
     if (account.data.length !== 32) throw new SnsError("MALFORMED_ACCOUNT", "token account slice is not 32 bytes");
