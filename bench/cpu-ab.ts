@@ -110,8 +110,8 @@ function cpuUsOf(pid: number): number {
 function startOf(dir: string) {
   const pkg = JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")) as { scripts: { start: string } };
   const start = parseStartScript(pkg.scripts.start);
-  const entry = ["dist/platform/node.js", "dist/node.js"].map((path) => resolve(dir, path)).find((path) => existsSync(path));
-  if (!entry) throw new Error(`${dir}: no dist/platform/node.js or dist/node.js (run npm run build there)`);
+  const entry = ["dist/platform/node/main.js", "dist/platform/node.js", "dist/node.js"].map((path) => resolve(dir, path)).find((path) => existsSync(path));
+  if (!entry) throw new Error(`${dir}: no dist/platform/node/main.js, dist/platform/node.js or dist/node.js (run npm run build there)`);
   return { start, entry };
 }
 

@@ -14,7 +14,7 @@ export function compiledEntry(): string {
   if (!compiled) {
     const { diagnostics } = compileProject(PROJECT, OUT_DIR);
     if (diagnostics) throw new Error(`tsc: ${diagnostics}`);
-    compiled = `${OUT_DIR}platform/node.js`;
+    compiled = `${OUT_DIR}platform/node/main.js`;
   }
   return compiled;
 }

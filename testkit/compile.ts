@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 
 /**
  * Compiles a TypeScript project to plain JavaScript in `outDir`, so a child
- * process runs as in production (`node dist/platform/node.js`): a TypeScript loader in
+ * process runs as in production (`node dist/platform/node/main.js`): a TypeScript loader in
  * a measured process would add ~30 MB of RSS and a loader thread.
  * Output belongs under node_modules/.cache so package imports resolve and git ignores it.
  * Type errors still emit JavaScript; they are returned, not thrown.

@@ -14,7 +14,7 @@ import {
   parseTransactionAccounts,
 } from "./results.js";
 import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
-import type { RpcTransport } from "./transport.js";
+import type { RpcTransport } from "./transport/contract.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
 const encodeFilter = (filter: AccountFilter) =>

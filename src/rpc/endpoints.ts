@@ -5,8 +5,8 @@ import { ByteBudget } from "./byte-budget.js";
 import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
 import type { CutoffState } from "./sol-cutoff-gate.js";
-import type { RpcTransport, TransportFactory, TransportLimits } from "./transport.js";
-import { instrumentTransport } from "./instrumented-transport.js";
+import type { RpcTransport, TransportFactory, TransportLimits } from "./transport/contract.js";
+import { instrumentTransport } from "./transport/instrumented.js";
 import { NO_TELEMETRY, type RpcEndpointLabel, type Telemetry } from "../telemetry.js";
 
 /** How much memory RPC answers may take, and where it is shared. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { type RunningGateway, startGateway } from "../../src/platform/node-gateway.js";
+import { type RunningGateway, startGateway } from "../../src/platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, Ledger, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
 import { startChildGateway } from "../../testkit/child-gateway.js";

@@ -9,7 +9,7 @@ import { request } from "../../testkit/stack.js";
 describe("graceful shutdown", () => {
   it("SIGTERM lets in-flight requests finish, then the process exits 0", async () => {
     const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH), latencyMs: 400 });
-    const child = spawn(process.execPath, ["--import", "tsx", "src/platform/node.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/platform/node/main.ts"], {
       env: { ...process.env, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { fullDomainParam } from "../openapi/request-schemas.js";
 import { PublicKey } from "../openapi/response-schemas.js";
