@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { startWorkerdGateway } from "../../testkit/workerd-gateway.js";
-import { request } from "../../testkit/stack.js";
+import { startWorkerdGateway } from "../../../testkit/workerd-gateway.js";
+import { request } from "../../../testkit/stack.js";
 
 describe("the Workers build under workerd", () => {
   it("answers every request with the configuration error, in the envelope, when a binding is invalid", async () => {
