@@ -171,3 +171,6 @@ export function loadConfig(env: Env): GatewayConfig {
     metrics: e.METRICS === "on",
   };
 }
+
+/** Every environment variable the gateway reads, as listed in the README's Configuration table. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
