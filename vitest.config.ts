@@ -10,6 +10,7 @@ const INTEGRATION = [
   "test/http/adapter.test.ts",
   "test/http/tokenized-index.test.ts",
   "test/http/openapi.test.ts",
+  "test/http/write-routes.test.ts",
   "test/differential/records-http.test.ts",
   "test/differential/resolve.test.ts",
 ];

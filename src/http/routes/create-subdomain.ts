@@ -39,7 +39,7 @@ export function createSubdomainRoute(): OpenAPIHono<AppEnv> {
     },
     async (c, { query }) => {
       const draft = await draftCreateSubdomain(c.get("rpc")(), query.subdomain, query.owner, query.serialize);
-      return ok(c, await transactionAnswer(query.owner, draft.instructions, draft.blockhash));
+      return ok(c, transactionAnswer(query.owner, draft.instructions, draft.blockhash));
     },
   );
   return routes;

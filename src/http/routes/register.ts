@@ -60,7 +60,7 @@ export function registerRoute(): OpenAPIHono<AppEnv> {
         ...(query.referrer === undefined ? {} : { referrer: query.referrer }),
       });
       const blockhash = query.serialize ? (await endpoint!.getLatestBlockhash()).blockhash : undefined;
-      return ok(c, await transactionAnswer(query.buyer, instructions, blockhash));
+      return ok(c, transactionAnswer(query.buyer, instructions, blockhash));
     },
   );
   return routes;

@@ -8,11 +8,11 @@ import { unsignedLegacyTransaction } from "./legacy-transaction.js";
  * What the write routes answer: the instruction list (upstream's JSON shape)
  * or, given a blockhash, the base64 of the unsigned legacy transaction paid by `feePayer`.
  */
-export async function transactionAnswer(
+export function transactionAnswer(
   feePayer: Address,
   instructions: readonly Instruction[],
   blockhash: string | undefined,
-): Promise<InstructionJson[] | string> {
+): InstructionJson[] | string {
   if (blockhash === undefined) return instructions.map(instructionJson);
-  return base64.encode(await unsignedLegacyTransaction(feePayer, instructions, blockhash));
+  return base64.encode(unsignedLegacyTransaction(feePayer, instructions, blockhash));
 }

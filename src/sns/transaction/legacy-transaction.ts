@@ -1,27 +1,68 @@
 import type { Address } from "@solana/kit";
+import { addressToBytes } from "../bytes.js";
+import { SIGNATURE_LEN } from "../constants.js";
 import type { Instruction } from "../instructions/instruction.js";
-import { compileLegacyMessage } from "./legacy-message.js";
+import { type CompiledLegacyMessage, compileLegacyMessage } from "./legacy-message.js";
 
-type Kit = typeof import("@solana/kit");
+/*
+ * The legacy wire format, written here rather than with @solana/kit's
+ * transaction codecs: those depend on @solana/keys, whose Workers build
+ * imports Node's `fs` and `path`, which the Workers bundle refuses. The
+ * format is small; `test/http/write-routes.test.ts` decodes our bytes with
+ * kit's decoders and with web3.js 1.x.
+ */
 
-interface Encoders {
-  readonly message: ReturnType<Kit["getCompiledTransactionMessageEncoder"]>;
-  readonly transaction: ReturnType<Kit["getTransactionEncoder"]>;
+/** Solana's compact-u16 ("shortvec"): 7 bits a byte, low bits first, high bit set when more follow. */
+function compactU16(value: number): number[] {
+  if (!Number.isInteger(value) || value < 0 || value > 0xffff) throw new RangeError(`compact-u16 out of range: ${value}`);
+  const out: number[] = [];
+  let rest = value;
+  for (;;) {
+    const low = rest & 0x7f;
+    rest >>= 7;
+    if (rest === 0) {
+      out.push(low);
+      return out;
+    }
+    out.push(low | 0x80);
+  }
 }
 
-// Kit's wire encoders are loaded on first use: loading all of kit costs
-// ~0.1 s and several MB at start-up, for the one route option that needs it.
-let encoders: Promise<Encoders> | undefined;
+/** Collects the bytes of one transaction. */
+class ByteWriter {
+  private readonly parts: (Uint8Array | number[])[] = [];
+  private length = 0;
 
-function loadEncoders(): Promise<Encoders> {
-  encoders ??= import("@solana/kit").then(
-    (kit) => ({ message: kit.getCompiledTransactionMessageEncoder(), transaction: kit.getTransactionEncoder() }),
-    (error: unknown) => {
-      encoders = undefined;
-      throw error;
-    },
-  );
-  return encoders;
+  push(bytes: Uint8Array | number[]): void {
+    this.parts.push(bytes);
+    this.length += bytes.length;
+  }
+
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let offset = 0;
+    for (const part of this.parts) {
+      out.set(part, offset);
+      offset += part.length;
+    }
+    return out;
+  }
+}
+
+function writeMessage(writer: ByteWriter, message: CompiledLegacyMessage): void {
+  const { header } = message;
+  writer.push([header.numSignerAccounts, header.numReadonlySignerAccounts, header.numReadonlyNonSignerAccounts]);
+  writer.push(compactU16(message.staticAccounts.length));
+  for (const address of message.staticAccounts) writer.push(addressToBytes(address));
+  writer.push(addressToBytes(message.lifetimeToken));
+  writer.push(compactU16(message.instructions.length));
+  for (const instruction of message.instructions) {
+    writer.push([instruction.programAddressIndex]);
+    writer.push(compactU16(instruction.accountIndices.length));
+    writer.push(instruction.accountIndices);
+    writer.push(compactU16(instruction.data.length));
+    writer.push(instruction.data);
+  }
 }
 
 /**
@@ -29,15 +70,12 @@ function loadEncoders(): Promise<Encoders> {
  * under `blockhash`, in wire format: the signature count, a zeroed 64-byte
  * slot per required signature, then the message.
  */
-export async function unsignedLegacyTransaction(
-  feePayer: Address,
-  instructions: readonly Instruction[],
-  blockhash: string,
-): Promise<Uint8Array> {
-  const compiled = compileLegacyMessage(feePayer, instructions, blockhash);
-  const { message, transaction } = await loadEncoders();
-  const messageBytes = message.encode({ version: "legacy", ...compiled } as Parameters<Encoders["message"]["encode"]>[0]);
-  const signers = compiled.staticAccounts.slice(0, compiled.header.numSignerAccounts);
-  const signatures = Object.fromEntries(signers.map((address) => [address, null]));
-  return transaction.encode({ messageBytes, signatures } as Parameters<Encoders["transaction"]["encode"]>[0]) as Uint8Array;
+export function unsignedLegacyTransaction(feePayer: Address, instructions: readonly Instruction[], blockhash: string): Uint8Array {
+  const message = compileLegacyMessage(feePayer, instructions, blockhash);
+  const writer = new ByteWriter();
+  const signatures = message.header.numSignerAccounts;
+  writer.push(compactU16(signatures));
+  writer.push(new Uint8Array(signatures * SIGNATURE_LEN));
+  writeMessage(writer, message);
+  return writer.finish();
 }
