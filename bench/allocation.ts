@@ -3,10 +3,10 @@ import { loadConfig } from "../src/config.js";
 import { DEMO_FIXTURE_PATH, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
 import { startGateway } from "../src/platform/node-gateway.js";
 import { createNodeLog } from "../src/platform/node-log.js";
-import { envNumber } from "./env.js";
+import { gatewayOverrides, settingsFor } from "./settings.js";
 import { fetchAll, runLoad } from "./load.js";
 
-// `npm run bench:alloc`: bytes allocated per answer, by package and by function, from V8's sampling
+// `npm run bench -- alloc`: bytes allocated per answer, by package and by function, from V8's sampling
 // heap profiler with collected objects included (what the young generation has to scavenge).
 // Gateway, localnet and load generator share this process: their rows are labelled apart.
 
@@ -16,8 +16,7 @@ interface ProfileNode {
   readonly children?: readonly ProfileNode[];
 }
 
-const DURATION_S = envNumber("BENCH_DURATION_S", 4);
-const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 64);
+const { durationS: DURATION_S, connections: CONNECTIONS } = settingsFor("alloc");
 const AREAS = ["src/localnet", "src/sns", "src/rpc", "src/http", "src/platform", "src/service", "bench/"];
 
 function areaOf(url: string): string {
@@ -43,15 +42,8 @@ function tally(node: ProfileNode, byArea: Map<string, number>, bySite: Map<strin
 const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
 const localnet = await startLocalnet({ ledger });
 // The request log as `npm start` writes it (the template and the buffered destination), into /dev/null.
-// RESOLVE_CACHE_TTL_MS from the environment: 60000 makes every measured answer a cache hit.
-const cacheTtl = process.env.RESOLVE_CACHE_TTL_MS;
-const config = loadConfig({
-  PORT: "0",
-  HOST: "127.0.0.1",
-  LOG_LEVEL: "info",
-  RPC_URL: localnet.url,
-  ...(cacheTtl === undefined ? {} : { RESOLVE_CACHE_TTL_MS: cacheTtl }),
-});
+// Gateway settings from the environment: RESOLVE_CACHE_TTL_MS=60000 makes every measured answer a cache hit.
+const config = loadConfig({ LOG_LEVEL: "info", ...gatewayOverrides(), PORT: "0", HOST: "127.0.0.1", RPC_URL: localnet.url });
 const gateway = await startGateway(config, createNodeLog(config.logLevel, "/dev/null").logger);
 // The demo's names: owners, V1 and V2 records, a tokenized name, a missing one.
 const paths = ["bonfida.sns", "v2-sol.sns", "stale-v2.sns", "v1-sol.sns", "missing-name.sns", "bonfida.sol", "nft.sns"].map(

@@ -2,54 +2,51 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEMO_FIXTURE_PATH, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
-import { parseStartScript, startEnvFor } from "../testkit/npm-start.js";
+import { NPM_START, startEnvFor } from "../testkit/npm-start.js";
 import { createRng } from "../testkit/rng.js";
 import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
-import { envNumber } from "./env.js";
 import { fetchAll, runLoad } from "./load.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { buildWorkload } from "./workload.js";
+import { gatewayOverrides, settingsFor } from "./settings.js";
 
 /**
- * `npm run bench:ab -- <dir> [<dir> …]`: gateway CPU per answer and req/s of
+ * `npm run bench -- ab <dir> [<dir> …]`: gateway CPU per answer and req/s of
  * several builds of this project (each dir holds a built `dist/`, e.g. a git
  * worktree of an older commit after `npm ci && npm run build`), measured in
  * alternation so that the machine's slow and fast phases fall on every side;
  * the order of the builds flips every round. Each round starts each build
- * fresh as its own `npm start` would (node flags and environment prefix of its
- * package.json), checks its answers, warms it up, then reads its process CPU
- * (/proc, user + system) across a load window of `AB_CONNECTIONS` (64)
- * connections. A dir may carry extra node flags after a `|`: `.|--v8-pool-size=4`.
+ * fresh with the node flags and environment prefix of this build's `npm start`
+ * (testkit/npm-start.ts), checks its answers, warms it up, then reads its process CPU
+ * (/proc, user + system) across a load window of `BENCH_CONNECTIONS` (64)
+ * connections. A dir may carry extra node flags after a `|`, given after those
+ * (a later flag wins): `.|--v8-pool-size=4`, `../old|--max-old-space-size=96`.
  *
- * The workload (`AB_WORKLOAD`):
+ * The workload (`BENCH_WORKLOAD`):
  * - `demo` (default): eight demo names round robin, localnet in this process.
  * - `bench`: the working set and Zipf request order of `npm run bench`
  *   (BENCH_SEED, BENCH_NAMES, BENCH_ZIPF_S, BENCH_SOL_SHARE), its localnet in a
  *   process of its own.
- * `AB_LATENCY_MS` (0) delays every RPC answer. Gateway settings that shape the
- * path measured are passed on from this process's environment
- * (GATEWAY_SETTINGS): `RESOLVE_CACHE_TTL_MS=60000` makes every measured answer
+ * `BENCH_LATENCY_MS` (0) delays every RPC answer. Gateway settings are passed on
+ * from this process's environment (bench/settings.ts, gatewayOverrides):
+ * `RESOLVE_CACHE_TTL_MS=60000` makes every measured answer
  * a cache hit; without it every request resolves. With a TTL, each build's
  * answers checked at start expire before its windows.
  */
 
-const rounds = envNumber("AB_ROUNDS", 5);
-const seconds = envNumber("AB_DURATION_S", 4);
-const connections = envNumber("AB_CONNECTIONS", 64);
-const latencyMs = envNumber("AB_LATENCY_MS", 0);
-const workloadKind = process.env.AB_WORKLOAD?.trim() || "demo";
+const knobs = settingsFor("ab");
+const { rounds, connections, latencyMs } = knobs;
+const seconds = knobs.durationS;
+const workloadKind = knobs.workload;
 const builds = process.argv.slice(2);
-if (builds.length === 0 || (workloadKind !== "demo" && workloadKind !== "bench")) {
-  console.error("usage: [AB_WORKLOAD=demo|bench] npm run bench:ab -- <dir> [<dir> …]   (a dir may end in |<node flags>)");
+if (builds.length === 0) {
+  console.error("usage: [BENCH_WORKLOAD=demo|bench] npm run bench -- ab <dir> [<dir> …]   (a dir may end in |<node flags>)");
   process.exit(2);
 }
 
 const CLOCK_TICKS_PER_S = 100;
-const GATEWAY_SETTINGS = ["RESOLVE_CACHE_TTL_MS", "NFT_HOLDER_TTL_MS", "RPC_MAX_IN_FLIGHT", "BATCH_WINDOW_MS", "RPC_SETTLE_SLICE"];
-const settings = Object.fromEntries(
-  GATEWAY_SETTINGS.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])),
-);
+const settings = gatewayOverrides();
 const cacheTtlMs = Number(settings.RESOLVE_CACHE_TTL_MS ?? 0);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -79,16 +76,16 @@ async function demoLedger(): Promise<Ledger> {
 }
 
 async function benchLedger(): Promise<Ledger> {
-  const seed = envNumber("BENCH_SEED", 1);
+  const { seed } = knobs;
   buildChildren();
   const localnet = await Child.start("localnet", childScript("children/localnet"), {
-    env: { PATH: process.env.PATH, NODE_ENV: "production", BENCH_SEED: String(seed), BENCH_NAMES: String(envNumber("BENCH_NAMES", 1000)) },
+    env: { PATH: process.env.PATH, NODE_ENV: "production", BENCH_SEED: String(seed), BENCH_NAMES: String(knobs.names) },
   });
   const { entries } = localnet.info as { entries: WorkingSetEntry[] };
   const workload = buildWorkload(entries, createRng(seed + 1).next, {
     length: 1 << 18,
-    exponent: envNumber("BENCH_ZIPF_S", 1),
-    solShare: envNumber("BENCH_SOL_SHARE", 0.35),
+    exponent: knobs.zipfExponent,
+    solShare: knobs.solShare,
   });
   return {
     rpcUrl: localnet.url,
@@ -106,13 +103,12 @@ function cpuUsOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_S;
 }
 
-/** A build's own `npm start`: its node flags and environment prefix, and its entry (older builds had it at dist/node.js). */
-function startOf(dir: string) {
-  const pkg = JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")) as { scripts: { start: string } };
-  const start = parseStartScript(pkg.scripts.start);
-  const entry = ["dist/platform/node.js", "dist/node.js"].map((path) => resolve(dir, path)).find((path) => existsSync(path));
-  if (!entry) throw new Error(`${dir}: no dist/platform/node.js or dist/node.js (run npm run build there)`);
-  return { start, entry };
+/** A build's entry: where `npm start` runs it now, or where older builds had it. */
+function entryOf(dir: string): string {
+  const candidates = [...new Set([NPM_START.entry, "dist/platform/node.js", "dist/node.js"])];
+  const entry = candidates.map((path) => resolve(dir, path)).find((path) => existsSync(path));
+  if (!entry) throw new Error(`${dir}: none of ${candidates.join(", ")} (run npm run build there)`);
+  return entry;
 }
 
 interface Window {
@@ -124,10 +120,10 @@ interface Window {
 
 async function measure(build: string, ledger: Ledger, offset: number): Promise<Window> {
   const [dir, extra] = build.split("|");
-  const { start, entry } = startOf(dir!);
-  const child = spawn(process.execPath, [...start.nodeFlags, ...(extra ? extra.trim().split(/\s+/) : []), entry], {
+  const entry = entryOf(dir!);
+  const child = spawn(process.execPath, [...NPM_START.nodeFlags, ...(extra ? extra.trim().split(/\s+/) : []), entry], {
     env: {
-      ...startEnvFor(start, process.env),
+      ...startEnvFor(NPM_START, process.env),
       ...settings,
       PATH: process.env.PATH,
       PORT: "0",

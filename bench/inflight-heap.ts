@@ -2,24 +2,25 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { npmStart, startEnvFor } from "../testkit/npm-start.js";
+import { NPM_START, startEnvFor } from "../testkit/npm-start.js";
 import { createRng } from "../testkit/rng.js";
 import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
 import { fetchAll } from "./load.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { buildWorkload } from "./workload.js";
+import { settingsFor } from "./settings.js";
 
-// `npm run bench:inflight`: what one request in flight holds in the gateway's V8 heap.
-// The gateway (compiled, `npm start`'s flags) is warmed, BENCH_CONCURRENCY (default 1,024) keep-alive
+// `npm run bench -- inflight`: what one request in flight holds in the gateway's V8 heap.
+// The gateway (compiled, `npm start`'s flags) is warmed, BENCH_CONNECTIONS (default 1,024) keep-alive
 // connections are opened and a heap snapshot taken; then the localnet's latency is raised so far that no
 // answer comes back, each connection sends one request, and a second snapshot is taken once they all wait
 // on the RPC. The difference, divided by the number of requests, is grouped by object kind: what the
 // requests in flight at c1024 add to the old generation (at that latency everything they hold is promoted).
 
-const requests = Number(process.env.BENCH_CONCURRENCY ?? "1024");
-const start = npmStart();
-const nodeFlags = process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? start.nodeFlags;
+const knobs = settingsFor("inflight");
+const requests = knobs.requests;
+const nodeFlags = knobs.gatewayNodeFlags ?? NPM_START.nodeFlags;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Self bytes and object count per kind ("closure name", "object Constructor", "array", ...). */
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   const baseEnv = { PATH: process.env.PATH, NODE_ENV: "production" };
   const localnet = await Child.start("localnet", childScript("children/localnet"), { env: { ...baseEnv, BENCH_NAMES: "1000" } });
   const gateway = await Child.start("gateway", childScript("children/gateway"), {
-    env: { ...baseEnv, ...startEnvFor(start, process.env), RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "100" },
+    env: { ...baseEnv, ...startEnvFor(NPM_START, process.env), RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "100" },
     execArgv: nodeFlags,
   });
   const dir = mkdtempSync(join(tmpdir(), "inflight-heap-"));

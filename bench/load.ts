@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import { type ConnectionHandlers, LoadConnection } from "./http-client.js";
+import { commonSettings } from "./settings.js";
 
 /** A server's expected answer for one path. */
 export interface Expected {
@@ -59,14 +60,8 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** Which client drives the load: the raw-socket one by default, autocannon to compare with earlier results. */
+/** Which client drives the load (BENCH_CLIENT): the raw-socket one by default, autocannon to compare with earlier results. */
 export type LoadClient = "raw" | "autocannon";
-
-export function loadClientFrom(env: NodeJS.ProcessEnv): LoadClient {
-  const value = env.BENCH_CLIENT ?? "raw";
-  if (value !== "raw" && value !== "autocannon") throw new Error(`BENCH_CLIENT must be raw or autocannon, not ${value}`);
-  return value;
-}
 
 /** Everything a run records, whichever client produced the answers. */
 class Recorder {
@@ -158,7 +153,7 @@ const TIMEOUT_MS = 30_000;
  * count. Every answer is compared with the expected one. Answers still in
  * flight when the time is up are abandoned, not counted.
  */
-export function runLoad(options: LoadOptions, client: LoadClient = loadClientFrom(process.env)): Promise<LoadResult> {
+export function runLoad(options: LoadOptions, client: LoadClient = commonSettings().client): Promise<LoadResult> {
   return client === "raw" ? runRaw(options) : runAutocannon(options);
 }
 

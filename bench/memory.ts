@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { npmStart, startEnvFor } from "../testkit/npm-start.js";
+import { NPM_START, startEnvFor } from "../testkit/npm-start.js";
 import { createRng } from "../testkit/rng.js";
 import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
@@ -9,17 +9,18 @@ import type { MemorySample } from "./memory-sample.js";
 import type { Usage } from "./ipc.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { buildWorkload } from "./workload.js";
+import { settingsFor } from "./settings.js";
 
-// `npm run bench:memory`: where the gateway's resident memory is, phase by phase
+// `npm run bench -- memory`: where the gateway's resident memory is, phase by phase
 // (started, warmed, under load at c16/c64/c1024, drained), with CPU per answer.
 // The gateway is the bench's gateway child, started with `npm start`'s flags and environment prefix.
 
-const durationS = Number(process.env.BENCH_DURATION_S ?? "3");
-const phases = (process.env.BENCH_CONCURRENCY ?? "16,64,1024").split(",").map(Number).filter((c) => c > 0);
-const start = npmStart();
-const nodeFlags = process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? start.nodeFlags;
-const startEnv = startEnvFor(start, process.env);
-const out = process.env.BENCH_OUT?.trim() || fileURLToPath(new URL("./results/memory.json", import.meta.url));
+const knobs = settingsFor("memory");
+const durationS = knobs.durationS;
+const phases = knobs.phases.filter((c) => c > 0);
+const nodeFlags = knobs.gatewayNodeFlags ?? NPM_START.nodeFlags;
+const startEnv = startEnvFor(NPM_START, process.env);
+const out = knobs.out ?? fileURLToPath(new URL("./results/memory.json", import.meta.url));
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => (bytes / MB).toFixed(1);
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   const build = buildChildren();
   if (build.diagnostics) console.log(`tsc: ${build.diagnostics.split("\n").slice(0, 5).join("\n")}`);
   const baseEnv = { PATH: process.env.PATH, NODE_ENV: "production" };
-  const localnet = await Child.start("localnet", childScript("children/localnet"), { env: { ...baseEnv, BENCH_NAMES: process.env.BENCH_NAMES ?? "1000" } });
+  const localnet = await Child.start("localnet", childScript("children/localnet"), { env: { ...baseEnv, BENCH_NAMES: String(knobs.names) } });
   const gateway = await Child.start("gateway", childScript("children/gateway"), {
     env: { ...baseEnv, ...startEnv, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "1000" },
     execArgv: nodeFlags,

@@ -5,11 +5,12 @@ import { loadConfig } from "../src/config.js";
 import { startGateway } from "../src/platform/node-gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
 import { deriveDomainKey } from "../src/sns/derive.js";
+import { settingsFor } from "./settings.js";
 
 /*
  * The wallet and reverse routes against the SDK functions upstream calls, on
  * the demo ledger, same localnet, same run: a section of `npm run bench`,
- * and on its own `npm run bench:routes`.
+ * and on its own `npm run bench -- routes`.
  * Per route: sequential round trips (wall time of one request at 50 ms RPC
  * latency ÷ 50), JSON-RPC calls and HTTP requests per request, and req/s
  * at 20 ms latency with 16 concurrent clients (gateway over HTTP; the SDK
@@ -30,7 +31,7 @@ const sdk = untypedSdk as unknown as {
   getReverseKeySync(domain: string, isSub?: boolean): PublicKey;
 };
 
-const DURATION_MS = Number(process.env.BENCH_DURATION_S ?? 4) * 1000;
+const DURATION_MS = settingsFor("routes").durationS * 1000;
 const CONCURRENCY = 16;
 const pk = (text: string) => new PublicKey(text);
 const wallets = ["alice", "bob", "carol", "dave", "erin", "frank", "mallory"].map((n) => identity(n).address);

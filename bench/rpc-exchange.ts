@@ -5,6 +5,7 @@ import { ByteBudget } from "../src/rpc/byte-budget.js";
 import { parseMultipleAccounts } from "../src/rpc/results.js";
 import { type PostRequest, type RpcTransport, createFetchTransports, createTransport } from "../src/rpc/transport.js";
 import { createDispatchTransport } from "../src/platform/undici-exchange.js";
+import { settingsFor } from "./settings.js";
 
 // Gateway CPU per RPC exchange (post, read, parse, decode the accounts) for
 // each way Node can send one, measured in this process against a canned
@@ -13,13 +14,14 @@ import { createDispatchTransport } from "../src/platform/undici-exchange.js";
 //   npx tsx bench/rpc-exchange.ts            # defaults below
 //   RPCX_ROUNDS=7 RPCX_REQUESTS=2000 RPCX_CONCURRENCY=1,8 RPCX_ACCOUNTS=64 npx tsx bench/rpc-exchange.ts
 
-const ROUNDS = Number(process.env.RPCX_ROUNDS ?? 5);
-const REQUESTS = Number(process.env.RPCX_REQUESTS ?? 1500);
-const CONCURRENCY = (process.env.RPCX_CONCURRENCY ?? "1,8").split(",").map(Number);
+const knobs = settingsFor("rpc");
+const ROUNDS = knobs.rounds;
+const REQUESTS = knobs.requests;
+const CONCURRENCY = knobs.concurrency;
 /** Accounts per answer, split over getMultipleAccounts calls of at most 100; ~165 bytes of data each (a name record). */
-const ACCOUNTS = Number(process.env.RPCX_ACCOUNTS ?? 64);
+const ACCOUNTS = knobs.accounts;
 /** Keys per request: three getMultipleAccounts calls share them (a c64 batch carries ~300, ~15 KB of JSON). */
-const KEYS = Number(process.env.RPCX_KEYS ?? 300);
+const KEYS = knobs.keys;
 
 function cannedAnswer(accounts: number): string {
   const calls = Math.max(1, Math.ceil(accounts / 100));

@@ -3,7 +3,7 @@ import { cpus, loadavg } from "node:os";
 import { resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SdkOutcome } from "../testkit/chain-gen.js";
-import { npmStart, parseStartScript, startEnvFor } from "../testkit/npm-start.js";
+import { NPM_START, startEnvFor } from "../testkit/npm-start.js";
 import { createRng } from "../testkit/rng.js";
 import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
@@ -21,45 +21,28 @@ import {
 } from "./report.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { buildWorkload } from "./workload.js";
-import { envNumber } from "./env.js";
+import { gatewayOverrides, settingsFor } from "./settings.js";
 
 // `npm run bench`: gateway vs. an upstream-equivalent baseline over a localnet,
 // each in its own process, driven alternately by the load generator of load.ts in this process.
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 
-/** BENCH_GATEWAY_BUILD=<dir>: see `options.gatewayBuild`. */
-const gatewayBuild = process.env.BENCH_GATEWAY_BUILD?.trim() ? resolvePath(process.env.BENCH_GATEWAY_BUILD.trim()) : undefined;
-const gatewayStart = gatewayBuild
-  ? parseStartScript((JSON.parse(readFileSync(`${gatewayBuild}/package.json`, "utf8")) as { scripts: { start: string } }).scripts.start)
-  : npmStart();
+const knobs = settingsFor("resolve");
+/** BENCH_GATEWAY_BUILD: see bench/settings.ts. */
+const gatewayBuild = knobs.gatewayBuild ? resolvePath(knobs.gatewayBuild) : undefined;
 
 const options = {
-  durationS: envNumber("BENCH_DURATION_S", 4),
-  /** Each setting is measured this many times, gateway and baseline alternating which goes first. */
-  rounds: Math.max(1, envNumber("BENCH_ROUNDS", 3)),
-  warmupS: envNumber("BENCH_WARMUP_S", 1),
-  seed: envNumber("BENCH_SEED", 1),
-  names: envNumber("BENCH_NAMES", 1000),
-  zipfExponent: envNumber("BENCH_ZIPF_S", 1),
-  solShare: envNumber("BENCH_SOL_SHARE", 0.35),
-  /** "1": profile the gateway(s) during each measured window; "all": the baseline too. */
-  profile: (process.env.BENCH_PROFILE?.trim() || "0") as "0" | "1" | "all",
-  only: process.env.BENCH_ONLY?.split(",").map((id) => id.trim()).filter(Boolean),
-  out: process.env.BENCH_OUT?.trim() || `${RESULTS_DIR}latest.json`,
-  /** Node flags of the gateway processes: those of `npm start` unless BENCH_GATEWAY_NODE_FLAGS (space-separated) says otherwise. */
-  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? gatewayStart.nodeFlags,
+  ...knobs,
+  rounds: Math.max(1, knobs.rounds),
+  out: knobs.out ?? `${RESULTS_DIR}latest.json`,
+  /** Node flags of the gateway processes: those of `npm start` unless BENCH_GATEWAY_NODE_FLAGS says otherwise. */
+  gatewayNodeFlags: knobs.gatewayNodeFlags ?? NPM_START.nodeFlags,
   /** Environment prefix of `npm start` (e.g. MALLOC_ARENA_MAX); the bench's own MALLOC_* variables take precedence. */
-  gatewayStartEnv: startEnvFor(gatewayStart, process.env),
-  /** Keep the gateways' request logs (server-side latency per request) in this directory instead of /dev/null. */
-  gatewayLogDir: process.env.BENCH_GATEWAY_LOG_DIR?.trim() || undefined,
-  /**
-   * BENCH_GATEWAY_BUILD=<dir>: the gateway is that other build of this project (its `dist/`, started with
-   * its own `npm start` flags and environment prefix), measured by this harness against the same baseline.
-   */
+  gatewayStartEnv: startEnvFor(NPM_START, process.env),
   gatewayBuild,
-  /** BENCH_ROUTES=0 skips the wallet and reverse routes section (`npm run bench:routes` runs only it). */
-  routes: process.env.BENCH_ROUTES?.trim() !== "0" && !gatewayBuild,
+  /** `npm run bench` without a section: the wallet and reverse routes section after the resolution cells. */
+  routes: process.argv.includes("--with-routes") && !gatewayBuild,
 };
 
 interface Setting {
@@ -84,9 +67,6 @@ if (settings.length === 0) {
   console.error(`BENCH_ONLY matched no setting; known: ${ALL_SETTINGS.map((s) => s.id).join(", ")}`);
   process.exit(2);
 }
-
-/** Gateway variables an operator might tune; passed through so they can be tried from the bench. */
-const GATEWAY_PASS_THROUGH = ["BATCH_WINDOW_MS", "RPC_MAX_IN_FLIGHT", "RPC_SETTLE_SLICE", "RPC_TIMEOUT_MS", "LOG_LEVEL", "NFT_HOLDER_TTL_MS"];
 
 const MB = 1024 * 1024;
 
@@ -231,17 +211,17 @@ async function main(): Promise<void> {
         PORT: "0",
         HOST: "127.0.0.1",
         LOG_LEVEL: "info",
-        RESOLVE_CACHE_TTL_MS: String(cacheTtlMs),
         SHUTDOWN_GRACE_MS: "1000",
+        ...gatewayOverrides(),
+        RESOLVE_CACHE_TTL_MS: String(cacheTtlMs),
       };
-      for (const name of GATEWAY_PASS_THROUGH) if (process.env[name]) env[name] = process.env[name];
       return env;
     };
     const startServer = async (name: ServerName): Promise<Child> => {
       const child =
         name === "baseline"
           ? await Child.start(name, childScript("children/baseline"), {
-              env: { ...baseEnv, RPC_URL: localnet.url, BASELINE_SHARED_AGENT: process.env.BASELINE_SHARED_AGENT },
+              env: { ...baseEnv, RPC_URL: localnet.url, BASELINE_SHARED_AGENT: options.baselineSharedAgent ? "1" : "0" },
             })
           : await Child.start(name, childScript(options.gatewayBuild ? "children/gateway-build" : "children/gateway"), {
               env: { ...gatewayEnv(name === "gateway-cache" ? 2000 : 0), BENCH_GATEWAY_BUILD: options.gatewayBuild },
@@ -566,7 +546,7 @@ async function main(): Promise<void> {
         loadAverageBefore: loadBefore,
         loadAverageAfter: loadavg(),
       },
-      options: { ...options, gatewayOverrides: Object.fromEntries(GATEWAY_PASS_THROUGH.map((n) => [n, process.env[n]]).filter(([, v]) => v)) },
+      options: { ...options, gatewayOverrides: gatewayOverrides() },
       workingSet: {
         names: entries.length,
         accounts,

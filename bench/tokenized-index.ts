@@ -5,14 +5,15 @@ import { Ledger, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, 
 import { bytesToAddress, utf8 } from "../src/sns/bytes.js";
 import { NAME_TOKENIZER_ID } from "../src/sns/constants.js";
 import { deriveDomainKey } from "../src/sns/derive.js";
+import { settingsFor } from "./settings.js";
 
 /*
- * `npm run bench:index`: bootstrap time and memory of the tokenized-domain
+ * `npm run bench -- index`: bootstrap time and memory of the tokenized-domain
  * index over BENCH_RECORDS (default 100,000) synthetic active NFT records,
  * then the cost of a `/domains` request once it is built.
  */
 
-const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
+const RECORDS = settingsFor("index").records;
 const key = (label: string, i: number) => bytesToAddress(sha256(utf8.encode(`${label}:${i}`)));
 const gc = (globalThis as { gc?: () => void }).gc;
 const memoryMB = () => {

@@ -1,28 +1,26 @@
-import { npmStart, startEnvFor } from "../testkit/npm-start.js";
+import { NPM_START, startEnvFor } from "../testkit/npm-start.js";
 import { createRng } from "../testkit/rng.js";
 import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
-import { envNumber } from "./env.js";
 import { LoadConnection } from "./http-client.js";
 import { fetchAll, runLoad } from "./load.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { buildWorkload } from "./workload.js";
+import { gatewayOverrides, settingsFor } from "./settings.js";
 
-// `npm run bench:wave`: where the time of a request goes at one RPC latency and concurrency
-// (TRACE_LATENCY_MS 20, TRACE_CONNECTIONS 64, the bench's workload and pre-pass). The gateway child
+// `npm run bench -- wave`: where the time of a request goes at one RPC latency and concurrency
+// (BENCH_LATENCY_MS 20, BENCH_CONNECTIONS 64, the bench's workload and pre-pass). The gateway child
 // (children/gateway-trace.ts) records when it parsed each request, finished each answer, and sent and
 // got back each RPC exchange; this process records when it wrote each request and read its answer.
 // Printed per round: the client's latency split into inbound (write → parsed), in-app (parsed → answer
 // finished) and outbound (finished → read by the client), RPC exchanges, and how requests and answers
-// bunch into event-loop turns (TRACE_TIMELINE=1: 80 ms of them, turn by turn). TRACE_VARIANTS runs
+// bunch into event-loop turns (BENCH_TIMELINE=1: 80 ms of them, turn by turn). BENCH_VARIANTS runs
 // several gateways that differ in environment variables, in alternation, and ends with each one's
 // median and spread of RTT / mean latency (the bench's c/RTT fraction), RPC requests per 1,000
 // answers and CPU per answer. Tracing costs the gateway a few µs per answer.
 
-const latencyMs = envNumber("TRACE_LATENCY_MS", 20);
-const connections = envNumber("TRACE_CONNECTIONS", 64);
-const durationS = envNumber("TRACE_DURATION_S", 3);
-const rounds = envNumber("TRACE_ROUNDS", 1);
+const knobs = settingsFor("wave");
+const { latencyMs, connections, durationS, rounds } = knobs;
 
 const REQUEST = 1;
 const FINISH = 2;
@@ -159,7 +157,7 @@ function analyze(trace: Trace, client: ClientEvent[], rttMs: number): { fraction
     if (s < sent.length) toFlush.push(sent[s]! - t);
   }
   console.log(`parse → next RPC sent ms        ${describe(toFlush.filter((v) => v < 5))}`);
-  if (process.env.TRACE_TIMELINE) {
+  if (knobs.timeline) {
     // 80 ms from the middle of the window, turn by turn: R parsed, F finished (runs counted), S RPC sent, D RPC done.
     const from = times[Math.floor(times.length / 2)]!;
     let current = -1;
@@ -193,7 +191,7 @@ function analyze(trace: Trace, client: ClientEvent[], rttMs: number): { fraction
   return { fraction: rttMs / mean(allClient), meanMs: mean(allClient), rpcPer1k: (sent.length * 1000) / Math.max(1, client.length) };
 }
 
-/** `TRACE_VARIANTS="RPC_SETTLE_SLICE=0;RPC_SETTLE_SLICE=32"`: gateways differing in these variables, measured in alternation. */
+/** `BENCH_VARIANTS="RPC_SETTLE_SLICE=0;RPC_SETTLE_SLICE=32"`: gateways differing in these variables, measured in alternation. */
 function variantsFrom(value: string | undefined): { label: string; env: Record<string, string> }[] {
   const specs = (value ?? "").split(";").map((spec) => spec.trim());
   return specs.map((spec) => ({
@@ -213,16 +211,17 @@ async function main(): Promise<void> {
     const workload = buildWorkload(entries, createRng(2).next, { length: 1 << 18, exponent: 1, solShare: 0.35 });
     const env: Record<string, string | undefined> = {
       ...baseEnv,
-      ...startEnvFor(npmStart(), process.env),
+      ...startEnvFor(NPM_START, process.env),
       RPC_URL: localnet.url,
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
       RESOLVE_CACHE_TTL_MS: "0",
       SHUTDOWN_GRACE_MS: "1000",
+      ...gatewayOverrides(),
     };
-    const flags = process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStart().nodeFlags;
-    const variants = variantsFrom(process.env.TRACE_VARIANTS);
+    const flags = knobs.gatewayNodeFlags ?? NPM_START.nodeFlags;
+    const variants = variantsFrom(knobs.variants);
     const gateways: Child[] = [];
     await localnet.call("latency", 0);
     for (const variant of variants) {
@@ -249,7 +248,7 @@ async function main(): Promise<void> {
         await runLoad({ ...common, durationS: 1, start: r * 40_009 });
         await new Promise((resolve) => setTimeout(resolve, 300));
         const u0 = await gateway.usage();
-        const profile = process.env.TRACE_PROFILE_DIR;
+        const profile = knobs.profileDir;
         if (profile) await gateway.call("profileStart");
         await gateway.call("traceStart");
         const client = await tracedLoad(gateway.url, workload.sequence, r * 40_009 + 20_000);

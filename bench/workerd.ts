@@ -6,15 +6,16 @@ import { startWorkerdGateway } from "../testkit/workerd-gateway.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
 import { WORKER_OUTFILE, bundleWorker } from "../scripts/worker-bundle.mjs";
 import { readFileSync } from "node:fs";
+import { settingsFor } from "./settings.js";
 
 /*
- * `npm run bench:workerd`: `/resolve` throughput at 64 concurrent clients,
+ * `npm run bench -- workerd`: `/resolve` throughput at 64 concurrent clients,
  * the Node build (a child process with production flags) against the
  * Workers build under workerd (Miniflare), same localnet, same run, cache
  * off; then the Workers bundle's size, raw and gzip.
  */
 
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const DURATION_S = settingsFor("workerd").durationS;
 const CONNECTIONS = 64;
 const PATH = "/resolve/plain.sns";
 

@@ -12,10 +12,10 @@ import { summarizeProfile } from "./profile.js";
 import { type TargetCheck, formatTargets } from "./report.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { pathOf } from "./workload.js";
-import { envNumber } from "./env.js";
-import { npmStart } from "../testkit/npm-start.js";
+import { gatewayOverrides, settingsFor } from "./settings.js";
+import { NPM_START } from "../testkit/npm-start.js";
 
-// `npm run bench:scale`: what the gateway's per-name memory costs when the
+// `npm run bench -- scale`: what the gateway's per-name memory costs when the
 // working set grows. For each size N (1,000 and 100,000 names by default) a
 // fresh gateway first resolves every name once (the warm pass), then answers
 // a measured window of repeat lookups drawn uniformly from those N names.
@@ -25,25 +25,18 @@ import { npmStart } from "../testkit/npm-start.js";
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 const MB = 1024 * 1024;
 
+const knobs = settingsFor("scale");
 const options = {
-  sizes: (process.env.BENCH_SCALE_NAMES?.trim() || "1000,100000").split(",").map((n) => Number(n.trim())),
-  seed: envNumber("BENCH_SEED", 1),
-  connections: envNumber("BENCH_SCALE_CONNECTIONS", 64),
-  durationS: envNumber("BENCH_DURATION_S", 5),
-  warmupS: envNumber("BENCH_WARMUP_S", 1),
+  ...knobs,
   /** Fresh gateways per size; each measures once. */
-  rounds: Math.max(1, envNumber("BENCH_ROUNDS", 1)),
-  solShare: envNumber("BENCH_SOL_SHARE", 0.35),
-  gatewayNodeFlags: process.env.BENCH_GATEWAY_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? npmStart().nodeFlags,
-  out: process.env.BENCH_OUT?.trim() || `${RESULTS_DIR}scale-latest.json`,
-  /** "1": CPU-profile the gateway during each repeat window (bench/results/profiles/). */
-  profile: process.env.BENCH_PROFILE?.trim() === "1",
+  rounds: Math.max(1, knobs.rounds),
+  gatewayNodeFlags: knobs.gatewayNodeFlags ?? NPM_START.nodeFlags,
+  out: knobs.out ?? `${RESULTS_DIR}scale-latest.json`,
+  /** CPU-profile the gateway during each repeat window (bench/results/profiles/). */
+  profile: knobs.profile === "1",
 };
 const profileDir = `${RESULTS_DIR}profiles/scale-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-if (options.sizes.some((n) => !Number.isInteger(n) || n < 50)) throw new Error("BENCH_SCALE_NAMES: comma-separated name counts of at least 50");
-
-/** Gateway variables an operator might tune; passed through so they can be tried from here. */
-const GATEWAY_PASS_THROUGH = ["BATCH_WINDOW_MS", "RPC_MAX_IN_FLIGHT", "RPC_TIMEOUT_MS", "LOG_LEVEL", "NFT_HOLDER_TTL_MS"];
+if (options.sizes.some((n) => !Number.isInteger(n) || n < 50)) throw new Error("BENCH_NAMES: comma-separated name counts of at least 50");
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -163,10 +156,10 @@ async function measureSize(names: number): Promise<SizeRun[]> {
         PORT: "0",
         HOST: "127.0.0.1",
         LOG_LEVEL: "info",
-        RESOLVE_CACHE_TTL_MS: "0",
         SHUTDOWN_GRACE_MS: "1000",
+        ...gatewayOverrides(),
+        RESOLVE_CACHE_TTL_MS: "0",
       };
-      for (const name of GATEWAY_PASS_THROUGH) if (process.env[name]) env[name] = process.env[name];
       const gateway = await Child.start("gateway", childScript("children/gateway"), { env, execArgv: options.gatewayNodeFlags });
       try {
         await localnet.call("latency", 0);

@@ -99,6 +99,7 @@ const schema = z.object({
   HEADERS_TIMEOUT_MS: intFrom(10_000, 1000, 120_000),
   NFT_HOLDER_TTL_MS: intFrom(0, 0, 60_000),
   METRICS: z.enum(["on", "off"]).optional().default("on"),
+  SOL_SRS_RESOLUTION: z.enum(["on", "off"]).optional().default("off"),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -133,6 +134,8 @@ export interface GatewayConfig {
   readonly nftHolderTtlMs: number;
   /** Prometheus metrics kept and served at `GET /metrics`. */
   readonly metrics: boolean;
+  /** `.sol` names resolve through their SRS record; `/safe-resolve` cross-checks it with the name service. */
+  readonly solSrsResolution: boolean;
 }
 
 export class ConfigError extends Error {
@@ -169,5 +172,9 @@ export function loadConfig(env: Env): GatewayConfig {
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     nftHolderTtlMs: e.NFT_HOLDER_TTL_MS,
     metrics: e.METRICS === "on",
+    solSrsResolution: e.SOL_SRS_RESOLUTION === "on",
   };
 }
+
+/** Every environment variable the gateway reads, as listed in the README's Configuration table. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);

@@ -58,6 +58,8 @@ export interface Platform {
    * absent: no listener does.
    */
   readonly requestKey?: (c: Context) => string | undefined;
+  /** The host's clock in milliseconds, against which SRS expiries are compared; absent: Date.now. */
+  readonly clock?: () => number;
 }
 
 export interface Gateway {
@@ -120,6 +122,8 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     maxCoalesced: perRequest ? 0 : 100_000,
     holderTtlMs: config.nftHolderTtlMs,
     telemetry,
+    srs: config.solSrsResolution,
+    ...(platform.clock && { clock: platform.clock }),
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.

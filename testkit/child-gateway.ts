@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compileProject } from "./compile.js";
-import { npmStart } from "./npm-start.js";
+import { NPM_START } from "./npm-start.js";
 
 const OUT_DIR = fileURLToPath(new URL("../node_modules/.cache/sns-gateway-test/", import.meta.url));
 const PROJECT = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
@@ -14,13 +14,10 @@ export function compiledEntry(): string {
   if (!compiled) {
     const { diagnostics } = compileProject(PROJECT, OUT_DIR);
     if (diagnostics) throw new Error(`tsc: ${diagnostics}`);
-    compiled = `${OUT_DIR}platform/node.js`;
+    compiled = `${OUT_DIR}${NPM_START.entry.replace(/^dist\//, "")}`;
   }
   return compiled;
 }
-
-/** The node flags and environment prefix of `npm start` (heap limits, malloc arenas). */
-export const PRODUCTION_START = npmStart();
 
 export interface ChildGateway {
   readonly url: string;
@@ -44,8 +41,8 @@ function procStatusBytes(pid: number, field: string): number {
 
 /** The gateway as a separate process started as `npm start` starts it, listening on an ephemeral loopback port. */
 export async function startChildGateway(env: Record<string, string>): Promise<ChildGateway> {
-  const child = spawn(process.execPath, [...PRODUCTION_START.nodeFlags, compiledEntry()], {
-    env: { ...process.env, ...PRODUCTION_START.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+  const child = spawn(process.execPath, [...NPM_START.nodeFlags, compiledEntry()], {
+    env: { ...process.env, ...NPM_START.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

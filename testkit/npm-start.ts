@@ -1,30 +1,28 @@
-import { readFileSync } from "node:fs";
-
-/** How `npm start` launches the gateway: environment prefix and node flags of package.json's `start` script. */
+/**
+ * How `npm start` launches the gateway: the node flags and the entry of
+ * package.json's `start` script, held here so that tests and benchmarks start
+ * the gateway exactly as production does without reading package.json.
+ * test/platform/npm-start.test.ts fails when the two differ.
+ */
 export interface NpmStart {
   /** Variables set in front of `node` (e.g. `MALLOC_ARENA_MAX=2`): they must be there when the process starts. */
   readonly env: Readonly<Record<string, string>>;
-  /** Flags between `node` and the entry script, e.g. `--max-old-space-size=96`. */
+  /** Flags between `node` and the entry script, e.g. `--max-old-space-size=160`. */
   readonly nodeFlags: readonly string[];
+  /** The entry script, relative to the project root. */
+  readonly entry: string;
 }
 
-const START = /^((?:[A-Z_][A-Z0-9_]*=\S*\s+)*)node((?:\s+--\S+)*)\s+\S+$/;
+export const NPM_START: NpmStart = {
+  env: {},
+  nodeFlags: ["--max-old-space-size=160", "--max-semi-space-size=8", "--v8-pool-size=2"],
+  entry: "dist/platform/node.js",
+};
 
-export function parseStartScript(script: string): NpmStart {
-  const match = START.exec(script.trim());
-  if (!match) throw new Error(`package.json start script is not "[VAR=value ...] node [--flag ...] entry": ${script}`);
-  const env: Record<string, string> = {};
-  for (const assignment of match[1]!.trim().split(/\s+/).filter(Boolean)) {
-    const at = assignment.indexOf("=");
-    env[assignment.slice(0, at)] = assignment.slice(at + 1);
-  }
-  return { env, nodeFlags: match[2]!.trim().split(/\s+/).filter(Boolean) };
-}
-
-/** Tests and benchmarks start the gateway exactly as `npm start` does, read from package.json each time. */
-export function npmStart(): NpmStart {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } };
-  return parseStartScript(pkg.scripts.start);
+/** The `start` script package.json must hold for `start`. */
+export function startScriptOf(start: NpmStart): string {
+  const prefix = Object.entries(start.env).map(([name, value]) => `${name}=${value} `);
+  return `${prefix.join("")}node ${[...start.nodeFlags, start.entry].join(" ")}`;
 }
 
 /** glibc's allocator reads these when the process starts: a benchmark may try them on the gateway. */

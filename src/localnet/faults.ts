@@ -5,6 +5,8 @@ interface FaultScope {
   readonly method?: string;
   /** Affect this many HTTP requests, then clear the fault. Unlimited when absent. */
   readonly times?: number;
+  /** Let this many matching HTTP requests through first (a fault on a later read of a sequence). */
+  readonly skip?: number;
 }
 
 /** Ways the localnet can misbehave on purpose, to exercise client error paths. */
@@ -23,16 +25,22 @@ export const MALFORMED_RESULT = { malformed: true } as const;
 export class FaultSwitch {
   #fault: Fault | null = null;
   #remaining = Infinity;
+  #skipping = 0;
 
   set(fault: Fault | null): void {
     this.#fault = fault;
     this.#remaining = fault?.times ?? Infinity;
+    this.#skipping = fault?.skip ?? 0;
   }
 
   /** The fault applying to a request calling `methods`, consuming one use of it. */
   take(methods: readonly string[]): Fault | null {
     const fault = this.#fault;
     if (!fault || (fault.method !== undefined && !methods.includes(fault.method))) return null;
+    if (this.#skipping > 0) {
+      this.#skipping--;
+      return null;
+    }
     if (--this.#remaining <= 0) this.set(null);
     return fault;
   }

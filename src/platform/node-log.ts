@@ -43,7 +43,7 @@ export function createNodeLog(level: string, dest: number | string = 1): NodeLog
  * The gathering is done here rather than by sonic-boom's own `minLength`
  * because sonic-boom measures the byte length of its pending string on every
  * write: with a block gathering there, each line cost a copy of the block
- * (~6 KB allocated per request line in `npm run bench:alloc`).
+ * (~6 KB allocated per request line in `npm run bench -- alloc`).
  */
 class BlockWriter implements DestinationStream {
   private lines: string[] = [];

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, request as undiciRequest } from "undici";
 import { DEMO_FIXTURE_PATH, type Localnet, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { type ChildGateway, PRODUCTION_START, startChildGateway } from "../../testkit/child-gateway.js";
+import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
+import { NPM_START } from "../../testkit/npm-start.js";
 
 /**
  * 1,024 connections, each with a request in flight, against the gateway as
@@ -45,7 +46,7 @@ describe(`${CONNECTIONS} concurrent connections`, () => {
     const paths = Array.from({ length: CONNECTIONS }, (_, i) => pathFor(i));
     const alone = new Map<string, { status: number; body: string }>();
     for (const path of new Set(paths)) alone.set(path, await get(path));
-    const rows = [`node ${PRODUCTION_START.nodeFlags.join(" ")} ${JSON.stringify(PRODUCTION_START.env)}`];
+    const rows = [`node ${NPM_START.nodeFlags.join(" ")} ${JSON.stringify(NPM_START.env)}`];
     rows.push(`warm: RSS ${(gateway.rss() / MB).toFixed(1)} MB, peak ${(gateway.peakRss() / MB).toFixed(1)} MB`);
     for (let burst = 0; burst < BURSTS; burst++) {
       const answers = await Promise.all(paths.map((path) => get(path)));

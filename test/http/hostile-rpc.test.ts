@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { type ChildGateway, PRODUCTION_START, startChildGateway } from "../../testkit/child-gateway.js";
+import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
+import { NPM_START } from "../../testkit/npm-start.js";
 import { type HostileRpc, type HostileShape, startHostileRpc } from "../../testkit/hostile-rpc.js";
 import { request } from "../../testkit/stack.js";
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  console.log(`hostile RPC answers (child gateway, ${PRODUCTION_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`);
+  console.log(`hostile RPC answers (child gateway, ${NPM_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`);
   await gateway?.stop();
   await hostile?.close();
   await localnet?.close();
