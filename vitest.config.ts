@@ -9,6 +9,7 @@ const INTEGRATION = [
   "test/http/load-shaping.test.ts",
   "test/http/adapter.test.ts",
   "test/http/tokenized-index.test.ts",
+  "test/http/failover.test.ts",
   "test/http/openapi.test.ts",
   "test/http/write-routes.test.ts",
   "test/differential/records-http.test.ts",

@@ -7,10 +7,11 @@ import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
 import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
 import type { TransportFactory } from "./rpc/transport.js";
+import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
-import type { MetricsExporter, Telemetry } from "./telemetry.js";
+import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
 
 const MiB = 1024 * 1024;
 
@@ -88,10 +89,17 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const perRequest = platform.endpointsPerRequest ?? false;
   const { telemetry } = platform;
   const sharedCutoffs = perRequest ? cutoffMemory() : undefined;
+  // Endpoint health outlives every set of endpoints (on Workers, one per request): plain state only.
+  const health =
+    config.rpcUrls.length > 1
+      ? endpointHealths(config.rpcUrls, breakerSettings(config.rpcTimeoutMs), telemetry ?? NO_TELEMETRY)
+      : undefined;
   const makeEndpoints = () =>
     new RpcEndpoints({
-      rpcUrl: config.rpcUrl,
+      rpcUrls: config.rpcUrls,
       timeoutMs: config.rpcTimeoutMs,
+      hedgeMs: config.rpcHedgeMs,
+      ...(health && { health }),
       memory: ANSWER_MEMORY,
       override: {
         enabled: config.rpcOverride,

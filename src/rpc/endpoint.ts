@@ -19,6 +19,7 @@ import {
   type TransactionAccounts,
   parseLamports,
   parseLatestBlockhash,
+  parseMultipleAccounts,
   parseProgramAccounts,
   parseSignatures,
   parseTokenLargestAccounts,
@@ -27,6 +28,9 @@ import {
 import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
 import type { RpcTransport } from "./transport.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
+
+/** getMultipleAccounts takes at most 100 keys. */
+const MAX_KEYS_PER_CALL = 100;
 
 const encodeFilter = (filter: AccountFilter) =>
   "dataSize" in filter
@@ -85,6 +89,7 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
       withContext: true,
       filters: query.filters.map(encodeFilter),
       ...(query.dataSlice && { dataSlice: query.dataSlice }),
+      ...(query.minContextSlot !== undefined && { minContextSlot: query.minContextSlot }),
     };
     return parseProgramAccounts(await this.call("getProgramAccounts", [program, config]));
   }
@@ -92,14 +97,30 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   /** Newest first, at most `limit`, newer than `until` when given. */
   async getSignaturesForAddress(
     address: Address,
-    options: { readonly until?: string; readonly limit: number; readonly commitment?: string },
+    options: { readonly until?: string; readonly limit: number; readonly commitment?: string; readonly minContextSlot?: number },
   ): Promise<SignatureEntry[]> {
     const config = {
       limit: options.limit,
       commitment: options.commitment ?? this.options.commitment,
       ...(options.until && { until: options.until }),
+      ...(options.minContextSlot !== undefined && { minContextSlot: options.minContextSlot }),
     };
     return parseSignatures(await this.call("getSignaturesForAddress", [address, config]));
+  }
+
+  /**
+   * Accounts as of `minContextSlot` or later, outside the batching loader: a
+   * node behind that slot refuses (and another endpoint is asked), so what
+   * the tokenized index re-reads is never older than what it already has.
+   */
+  async getAccountsAtLeast(keys: readonly Address[], minContextSlot: number, commitment?: string): Promise<(AccountData | null)[]> {
+    const accounts: (AccountData | null)[] = [];
+    for (let i = 0; i < keys.length; i += MAX_KEYS_PER_CALL) {
+      const chunk = keys.slice(i, i + MAX_KEYS_PER_CALL);
+      const config = { encoding: "base64", commitment: commitment ?? this.options.commitment, minContextSlot };
+      accounts.push(...parseMultipleAccounts(await this.call("getMultipleAccounts", [chunk, config]), chunk.length));
+    }
+    return accounts;
   }
 
   /** Writable accounts and invoked programs of a transaction; null when the node does not know it. */

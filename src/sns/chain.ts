@@ -23,6 +23,8 @@ export interface ProgramAccountsQuery {
   readonly dataSlice?: { readonly offset: number; readonly length: number };
   /** Defaults to the reader's own commitment. */
   readonly commitment?: "processed" | "confirmed" | "finalized";
+  /** A node that has not reached this slot refuses the query (and another endpoint is asked). */
+  readonly minContextSlot?: number;
 }
 
 export interface ProgramAccount {
