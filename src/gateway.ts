@@ -7,10 +7,11 @@ import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
 import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
 import type { TransportFactory } from "./rpc/transport/contract.js";
+import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
-import type { MetricsExporter, Telemetry } from "./telemetry.js";
+import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
 
 const MiB = 1024 * 1024;
 
@@ -58,6 +59,8 @@ export interface Platform {
    * absent: no listener does.
    */
   readonly requestKey?: (c: Context) => string | undefined;
+  /** The host's clock in milliseconds, against which SRS expiries are compared; absent: Date.now. */
+  readonly clock?: () => number;
 }
 
 export interface Gateway {
@@ -86,10 +89,17 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const perRequest = platform.endpointsPerRequest ?? false;
   const { telemetry } = platform;
   const sharedCutoffs = perRequest ? cutoffMemory() : undefined;
+  // Endpoint health outlives every set of endpoints (on Workers, one per request): plain state only.
+  const health =
+    config.rpcUrls.length > 1
+      ? endpointHealths(config.rpcUrls, breakerSettings(config.rpcTimeoutMs), telemetry ?? NO_TELEMETRY)
+      : undefined;
   const makeEndpoints = () =>
     new RpcEndpoints({
-      rpcUrl: config.rpcUrl,
+      rpcUrls: config.rpcUrls,
       timeoutMs: config.rpcTimeoutMs,
+      hedgeMs: config.rpcHedgeMs,
+      ...(health && { health }),
       memory: ANSWER_MEMORY,
       override: {
         enabled: config.rpcOverride,
@@ -120,6 +130,8 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     maxCoalesced: perRequest ? 0 : 100_000,
     holderTtlMs: config.nftHolderTtlMs,
     telemetry,
+    srs: config.solSrsResolution,
+    ...(platform.clock && { clock: platform.clock }),
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.

@@ -1,8 +1,10 @@
 import type { Address } from "@solana/kit";
 import { LRUCache } from "lru-cache";
+import { SOL_TLD } from "../sns/constants.js";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
-import { type HolderHints, type PdaPolicy, resolveSnsName, tldGate } from "../sns/queries/resolve.js";
+import { type HolderHints, type PdaPolicy, assertSameTarget, resolveSnsName, tldGate } from "../sns/queries/resolve.js";
+import { resolveSrsName } from "../sns/queries/srs.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
@@ -23,6 +25,10 @@ export interface ResolverOptions {
   readonly holderTtlMs: number;
   /** Where coalesced resolutions and cache hits/misses are reported; none when absent. */
   readonly telemetry?: Telemetry;
+  /** SOL_SRS_RESOLUTION: `.sol` names resolve through their SRS record (and `safeResolve` cross-checks). */
+  readonly srs?: boolean;
+  /** The host's clock in milliseconds (SRS expiry, cache ages); Date.now when absent. */
+  readonly clock?: () => number;
 }
 
 /**
@@ -44,7 +50,21 @@ export type Outcome = { readonly ok: true; readonly key: Address } | { readonly 
 interface CacheEntry {
   readonly outcome: Outcome;
   refreshAt: number;
+  /** When the SRS record it was decided from expires (clock ms); Infinity: never. Never served from then on. */
+  readonly validUntil: number;
 }
+
+/**
+ * Which registry a shared or cached resolution reads: the name service
+ * (`.sns`, and `.sol` past its TLD gate while SRS is off) or the SRS record
+ * of a `.sol` name.
+ */
+const Registry = { Sns: 0, Srs: 1 } as const;
+type Registry = (typeof Registry)[keyof typeof Registry];
+
+/** One side of a cross-check: its key or whatever it failed with (an RPC fault too). */
+type SideOutcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: unknown };
+type Side = SideOutcome | Promise<SideOutcome>;
 
 /**
  * A cached answer hit past this share of its life is refreshed ahead: late
@@ -71,9 +91,11 @@ export class Resolver {
   private readonly holders: LRUCache<string, Address> | undefined;
 
   private readonly telemetry: Telemetry;
+  private readonly clock: () => number;
 
   constructor(private readonly options: ResolverOptions) {
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
+    this.clock = options.clock ?? Date.now;
     // ttlResolution 0: lru-cache otherwise memoizes "now" until a timer clears it, and Workers drop a
     // request's timers when it ends, so on workerd entries never aged (no expiry ever seen).
     this.holders = options.holderTtlMs > 0 ? new LRUCache({ ...HINTS_BOUND, ttl: options.holderTtlMs, ttlResolution: 0 }) : undefined;
@@ -102,9 +124,56 @@ export class Resolver {
    * request in flight would hold.
    */
   resolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
+    if (this.readsSrs(domain)) return this.shared(Registry.Srs, endpoint, domain.name);
     const gate = tldGate(endpoint, domain);
-    if (!gate) return this.resolveName(endpoint, domain.name);
-    return gate.then(() => this.resolveName(endpoint, domain.name));
+    if (!gate) return this.shared(Registry.Sns, endpoint, domain.name);
+    return gate.then(() => this.shared(Registry.Sns, endpoint, domain.name));
+  }
+
+  /**
+   * `/safe-resolve`: with SRS on, a `.sol` name must resolve to the same key
+   * through its SRS record and through the name service (no TLD gate); both
+   * are read at once (one batch when neither is cached). When both fail, the
+   * SRS side's error is the answer, so one chain state always gives one
+   * answer. Anything else resolves as `resolve` does.
+   */
+  safeResolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
+    if (!this.readsSrs(domain)) return this.resolve(endpoint, domain);
+    const srs = this.side(Registry.Srs, endpoint, domain.name);
+    const sns = this.side(Registry.Sns, endpoint, domain.name);
+    const name = `${domain.name}${SOL_TLD}`;
+    if (!(srs instanceof Promise) && !(sns instanceof Promise)) return agreed(name, srs, sns);
+    return Promise.all([srs, sns]).then(([a, b]) => agreed(name, a, b));
+  }
+
+  /** Whether `domain` is resolved through its SRS record (and cross-checked by `safeResolve`). */
+  readsSrs(domain: FullDomain): boolean {
+    return this.options.srs === true && domain.tld === SOL_TLD;
+  }
+
+  /**
+   * How much longer (ms) the answer just given for `domain` may be kept by a
+   * shared cache: Infinity for answers that do not come from an expiring SRS
+   * record, the time left before the record expires for those that do, and
+   * 0 when that is not known (no cache entry holds it).
+   */
+  answerLifetime(endpoint: RpcEndpoint, domain: FullDomain): number {
+    if (!this.readsSrs(domain)) return Infinity;
+    const entry = this.cache?.peek(resolutionId(endpoint, domain.name, Registry.Srs));
+    return entry ? Math.max(0, entry.validUntil - this.clock()) : 0;
+  }
+
+  private side(registry: Registry, endpoint: RpcEndpoint, name: string): Side {
+    try {
+      const key = this.shared(registry, endpoint, name);
+      if (typeof key === "string") return { ok: true, key };
+      return key.then(
+        (resolved): SideOutcome => ({ ok: true, key: resolved }),
+        (error: unknown): SideOutcome => ({ ok: false, error }),
+      );
+    } catch (error) {
+      return { ok: false, error };
+    }
   }
 
   /**
@@ -116,9 +185,10 @@ export class Resolver {
   cachedOutcome(endpoint: RpcEndpoint, domain: FullDomain): Outcome | undefined {
     const cache = this.cache;
     if (!cache) return undefined;
+    const registry = this.readsSrs(domain) ? Registry.Srs : Registry.Sns;
     let gate: Promise<void> | undefined;
     try {
-      gate = tldGate(endpoint, domain);
+      gate = registry === Registry.Srs ? undefined : tldGate(endpoint, domain);
     } catch {
       return undefined;
     }
@@ -127,8 +197,9 @@ export class Resolver {
       gate.catch(() => undefined);
       return undefined;
     }
-    const entry = cache.get(resolutionId(endpoint, domain.name));
-    if (!entry || entry.refreshAt <= Date.now()) return undefined;
+    const entry = cache.get(resolutionId(endpoint, domain.name, registry));
+    // An answer bound to an SRS expiry needs its shared lifetime worked out: the app does that.
+    if (!entry || entry.refreshAt <= this.clock() || entry.validUntil !== Infinity) return undefined;
     this.telemetry.resolveCache("hit");
     return entry.outcome;
   }
@@ -150,14 +221,22 @@ export class Resolver {
     };
   }
 
-  /** Past the TLD gate `.sns` and `.sol` name the same accounts, so they share entries. */
-  private resolveName(endpoint: RpcEndpoint, name: string): Address | Promise<Address> {
-    const id = resolutionId(endpoint, name);
+  /**
+   * A name's answer from one registry: cached, shared with a resolution in
+   * flight, or a new one. Past the TLD gate `.sns` and `.sol` name the same
+   * name-service accounts, so they share entries.
+   */
+  private shared(registry: Registry, endpoint: RpcEndpoint, name: string): Address | Promise<Address> {
+    const id = resolutionId(endpoint, name, registry);
     if (this.cache) {
-      const cached = this.cache.get(id);
+      let cached = this.cache.get(id);
+      if (cached && cached.validUntil <= this.clock()) {
+        this.cache.delete(id);
+        cached = undefined;
+      }
       this.telemetry.resolveCache(cached ? "hit" : "miss");
       if (cached) {
-        if (cached.refreshAt <= Date.now()) this.refresh(endpoint, name, id, cached);
+        if (cached.refreshAt <= this.clock()) this.refresh(registry, endpoint, name, id, cached);
         const { outcome } = cached;
         if (outcome.ok) return outcome.key;
         throw outcome.error;
@@ -168,19 +247,29 @@ export class Resolver {
       this.telemetry.coalesced("resolution");
       return shared;
     }
-    return this.start(endpoint, name, id);
+    return this.start(registry, endpoint, name, id);
   }
 
   /** One resolution in the background; its answer replaces the entry (a failure leaves it to expire). */
-  private refresh(endpoint: RpcEndpoint, name: string, id: string, entry: CacheEntry): void {
+  private refresh(registry: Registry, endpoint: RpcEndpoint, name: string, id: string, entry: CacheEntry): void {
     entry.refreshAt = Infinity;
     if (!this.options.refreshAhead || this.inFlight.has(id)) return;
     this.telemetry.resolveCache("refresh");
-    this.start(endpoint, name, id);
+    this.start(registry, endpoint, name, id);
   }
 
-  private start(endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
-    const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
+  private start(registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
+    let validUntil = Infinity;
+    const pending =
+      registry === Registry.Sns
+        ? resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url))
+        : resolveSrsName(endpoint, name, {
+            pda: this.options.pda,
+            nowSeconds: Math.floor(this.clock() / 1000),
+            onExpiry: (expiry) => {
+              validUntil = Number(expiry) * 1000;
+            },
+          });
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
       const forget = () => this.inFlight.delete(id);
@@ -188,8 +277,12 @@ export class Resolver {
     }
     if (this.cache) {
       const cache = this.cache;
-      const keep = (outcome: Outcome) =>
-        cache.set(id, { outcome, refreshAt: Date.now() + this.options.cacheTtlMs * REFRESH_AHEAD_AT });
+      const keep = (outcome: Outcome) => {
+        const now = this.clock();
+        const ttl = Math.min(this.options.cacheTtlMs, validUntil - now);
+        if (ttl <= 0) return;
+        cache.set(id, { outcome, refreshAt: now + ttl * REFRESH_AHEAD_AT, validUntil }, { ttl: Math.ceil(ttl) });
+      };
       pending.then(
         (key) => keep({ ok: true, key }),
         (error: unknown) => {
@@ -201,5 +294,17 @@ export class Resolver {
   }
 }
 
-/** What a resolution is shared and cached under: past the TLD gate, the name per endpoint. */
-const resolutionId = (endpoint: RpcEndpoint, name: string): string => `${endpoint.url} ${name}`;
+/**
+ * What a resolution is shared and cached under: the name per endpoint (past
+ * the TLD gate), and the registry read. A URL holds no space, so an SRS id
+ * (prefixed) never equals a name-service one.
+ */
+const resolutionId = (endpoint: RpcEndpoint, name: string, registry: Registry): string =>
+  registry === Registry.Sns ? `${endpoint.url} ${name}` : `srs ${endpoint.url} ${name}`;
+
+/** The answer of a cross-check: the SRS side's failure first, then the name service's, then the keys must agree. */
+function agreed(name: string, srs: SideOutcome, sns: SideOutcome): Address {
+  if (!srs.ok) throw srs.error;
+  if (!sns.ok) throw sns.error;
+  return assertSameTarget(name, sns.key, srs.key);
+}

@@ -109,6 +109,7 @@ describe("GET /openapi.json", () => {
       .sort();
     expect(withRpc).toEqual(
       [
+        "create-subdomain",
         "domains",
         "favorite-domain",
         "multiple-favorite-domains",
@@ -116,6 +117,7 @@ describe("GET /openapi.json", () => {
         "primary-domain",
         "record-v2",
         "records-v2",
+        "register",
         "resolve",
         "reverse-lookup",
         "safe-resolve",

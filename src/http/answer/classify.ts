@@ -34,6 +34,7 @@ const SNS_ERRORS: Record<SnsErrorCode, ErrorAnswer> = {
   // The official SDK's unmapped failures: the upstream proxy answers 500.
   NFT_OWNER_NOT_FOUND: INTERNAL,
   PDA_OWNER_NOT_ALLOWED: INTERNAL,
+  SRS_OWNER_NOT_FOUND: INTERNAL,
 };
 
 const ACCOUNT_NOT_FOUND_ON_REVERSE_LOOKUP: ErrorAnswer = { status: 404, message: "Account not found" };

@@ -2,7 +2,7 @@ import type { RpcEndpoint } from "../../rpc/endpoint.js";
 
 /** What one request asked its RPC endpoint for (see README, "Request log"). */
 export interface RpcUsage {
-  /** Reads asked for: each getAccounts, token-holder, program-account, signature or transaction read counts one. */
+  /** Reads asked for: each getAccounts, token-holder, program-account, signature, transaction, blockhash or rent read counts one. */
   calls: number;
   /** Account keys asked for through getAccounts. */
   accounts: number;
@@ -44,6 +44,14 @@ function countingPrototypeOf(endpoint: RpcEndpoint): RpcEndpoint {
   counting.getTransactionAccounts = function (this: CountingView, signature, commitment) {
     this.usage.calls++;
     return endpoint.getTransactionAccounts(signature, commitment);
+  };
+  counting.getLatestBlockhash = function (this: CountingView) {
+    this.usage.calls++;
+    return endpoint.getLatestBlockhash();
+  };
+  counting.getMinimumBalanceForRentExemption = function (this: CountingView, bytes) {
+    this.usage.calls++;
+    return endpoint.getMinimumBalanceForRentExemption(bytes);
   };
   countingPrototypes.set(endpoint, (prototype = counting));
   return prototype;

@@ -48,8 +48,10 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(config: GatewayConfig, logger?: Logger): Promise<RunningGateway> {
-  const gateway = createNodeGateway(config, logger);
+/** `platform` replaces parts of the Node platform (tests: a fixed clock). */
+export async function startGateway(config: GatewayConfig, logger?: Logger, platform?: Partial<Platform>): Promise<RunningGateway> {
+  const log = logger ?? pino({ level: config.logLevel });
+  const gateway = createGateway(config, { ...nodePlatform(config, log), ...platform });
   const shortcut = gateway.resolveShortcut;
   const drainable = createDrainableServer({
     fetch: gateway.app.fetch,

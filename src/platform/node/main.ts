@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from "../../config.js";
+import { hostLabels } from "../../rpc/failover/host-label.js";
 import { startGateway } from "./gateway.js";
 import { createNodeLog } from "./log.js";
 
@@ -15,9 +16,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const { logger, flushSync } = createNodeLog(config.logLevel);
-  if (!config.rpcUrl) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
+  if (config.rpcUrls.length === 0) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
   const running = await startGateway(config, logger);
-  logger.info({ url: running.url, rpc: config.rpcUrl ? new URL(config.rpcUrl).origin : null }, "listening");
+  logger.info({ url: running.url, rpc: config.rpcUrls.length > 0 ? hostLabels(config.rpcUrls) : null }, "listening");
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "draining in-flight requests");

@@ -1,6 +1,7 @@
 import { Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type {
   CoalescedKind,
+  EndpointCircuitState,
   MetricsExporter,
   RpcCallOutcome,
   RpcEndpointLabel,
@@ -87,6 +88,21 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     registers: [this.registry],
   });
 
+  private readonly endpointEvents = new PlainCounter({
+    name: "sns_gateway_rpc_endpoint_events_total",
+    help: "Per endpoint of a several-URL RPC_URL (by host): reads sent (request), reads that left it for the next endpoint (failover), hedges sent to it (hedge)",
+    registers: [this.registry],
+  });
+  private readonly endpointFaults = new PlainCounter({
+    name: "sns_gateway_rpc_endpoint_faults_total",
+    help: "Faults of each endpoint of a several-URL RPC_URL (by host), by kind",
+    registers: [this.registry],
+  });
+  /** The circuit state of each endpoint host. */
+  private readonly circuits = new Map<string, EndpointCircuitState>();
+  private readonly endpointEventSeries = new Map<string, CounterChild>();
+  private readonly endpointFaultSeries = new Map<string, CounterChild>();
+
   private readonly requestsByRoute = new Map<string, Map<string, Map<number, CounterChild>>>();
   private readonly durationByRoute = new Map<string, HistogramChild>();
   private readonly rpcRequestsByEndpoint = new Map<RpcEndpointLabel, Map<RpcRequestOutcome, CounterChild>>();
@@ -128,6 +144,17 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
       registers: [this.registry],
       collect() {
         this.set(self.rpcQueued);
+      },
+    });
+    new Gauge({
+      name: "sns_gateway_rpc_endpoint_circuit",
+      help: "Circuit of each endpoint of a several-URL RPC_URL (by host): 1 for its state, closed (in rotation), open (out of rotation) or half_open (being probed)",
+      labelNames: ["endpoint", "state"],
+      registers: [this.registry],
+      collect() {
+        for (const [endpoint, current] of self.circuits) {
+          for (const state of ["closed", "open", "half_open"] as const) this.set({ endpoint, state }, state === current ? 1 : 0);
+        }
       },
     });
     collectDefaultMetrics({ register: this.registry });
@@ -193,6 +220,24 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   rpcReplyPaced(): void {
     this.pacedRepliesSeries.value++;
+  }
+
+  rpcEndpointEvent(endpoint: string, event: "request" | "failover" | "hedge"): void {
+    const key = `${endpoint}\n${event}`;
+    let series = this.endpointEventSeries.get(key);
+    if (!series) this.endpointEventSeries.set(key, (series = this.endpointEvents.child({ endpoint, event })));
+    series.value++;
+  }
+
+  rpcEndpointFault(endpoint: string, kind: string): void {
+    const key = `${endpoint}\n${kind}`;
+    let series = this.endpointFaultSeries.get(key);
+    if (!series) this.endpointFaultSeries.set(key, (series = this.endpointFaults.child({ endpoint, kind })));
+    series.value++;
+  }
+
+  rpcEndpointCircuit(endpoint: string, state: EndpointCircuitState): void {
+    this.circuits.set(endpoint, state);
   }
 
   rpcQueueChanged(delta: number): void {

@@ -1,6 +1,6 @@
 import type { ExecutionContext } from "hono";
 import { ConfigError, type Env, type GatewayConfig, loadConfig } from "../../config.js";
-import { type Gateway, createGateway } from "../../gateway.js";
+import type { Gateway } from "../../gateway.js";
 import { type DocsAssets, docsAsset } from "../../http/docs-assets.js";
 import { ENVELOPE_HEADERS } from "../../http/answer/envelope.js";
 import { createFetchTransports } from "../../rpc/transport/fetch.js";
@@ -48,8 +48,21 @@ interface Built {
  */
 let built: Built | ConfigError | undefined;
 
-function gatewayFor(bindings: Bindings): Built | ConfigError {
+/**
+ * The gateway's modules, loaded on the first request: workerd refuses some
+ * of what their dependencies do at module scope (cockatiel creates an
+ * AbortController at import), and a dynamic import of a bundled module runs
+ * its top-level code when first imported, inside a handler. Each request
+ * awaits its own import (Workers may not share a promise between requests);
+ * the module is kept once loaded.
+ */
+let gatewayModule: typeof import("../../gateway.js") | undefined;
+
+async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
   if (built) return built;
+  gatewayModule ??= await import("../../gateway.js");
+  if (built) return built;
+  const { createGateway } = gatewayModule;
   try {
     const config = loadConfig(settingsFrom(bindings));
     const gateway = createGateway(config, {
@@ -80,7 +93,7 @@ function cacheable(request: Request, config: GatewayConfig): boolean {
 
 export default {
   async fetch(request: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
-    const state = gatewayFor(bindings);
+    const state = built ?? (await gatewayFor(bindings));
     if (state instanceof ConfigError) return misconfigured(state);
     const { config, gateway } = state;
     if (!cacheable(request, config)) return gateway.app.fetch(request, bindings, ctx);

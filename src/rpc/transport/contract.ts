@@ -1,13 +1,17 @@
 import { type AnswerLimits, AnswerShapeGuard } from "../answer-shape.js";
 import type { ByteBudget } from "../byte-budget.js";
-import { RpcEndpointRefusedError, RpcError } from "../errors.js";
+import { HttpStatusError, RpcEndpointRefusedError, RpcError, parseRetryAfter } from "../errors.js";
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
 export interface RpcTransport {
   readonly url: string;
   readonly maxResponseBytes: number;
-  /** `limits` bound the answer's size and structure before it is parsed. */
-  post(body: string, limits?: AnswerLimits): Promise<unknown>;
+  /**
+   * `limits` bound the answer's size and structure before it is parsed;
+   * `signal` ends the exchange early (a failover deadline, a hedge that lost):
+   * it then fails as a timeout.
+   */
+  post(body: string, limits?: AnswerLimits, signal?: AbortSignal): Promise<unknown>;
 }
 
 export interface TransportLimits {
@@ -37,6 +41,8 @@ export interface RawAnswer {
   readonly status: number;
   /** Declared Content-Length, when there is a valid one. */
   readonly contentLength: number | undefined;
+  /** The `Retry-After` header, when the answer has one. */
+  readonly retryAfter?: string | null;
   readonly body: AsyncIterable<Uint8Array>;
   /** Drops the rest of the body (so a connection can be reused or closed). */
   discard(): Promise<void>;
@@ -67,7 +73,8 @@ export function exchangeFault(error: unknown, timedOut: boolean, timeoutMs: numb
   return new RpcError("network", `RPC request failed: ${(error as Error)?.message ?? error}`, { cause: error });
 }
 
-export const httpStatusFault = (status: number) => new RpcError("http-status", `RPC answered HTTP ${status}`);
+export const httpStatusFault = (status: number, retryAfter?: string | null) =>
+  new HttpStatusError(status, parseRetryAfter(retryAfter));
 
 export const declaredTooLarge = (length: number, maxBytes: number) =>
   new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${maxBytes}`);
@@ -168,15 +175,18 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
   return {
     url,
     maxResponseBytes,
-    async post(body, answerLimits = ceiling) {
+    async post(body, answerLimits = ceiling, signal) {
       const effective = answerLimitsWithin(answerLimits, maxResponseBytes);
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
+      const stop = () => controller.abort();
+      signal?.addEventListener("abort", stop);
+      if (signal?.aborted) controller.abort();
       try {
         const answer = await send(url, body, controller.signal);
         if (answer.status < 200 || answer.status >= 300) {
           await answer.discard().catch(() => undefined);
-          throw httpStatusFault(answer.status);
+          throw httpStatusFault(answer.status, answer.retryAfter);
         }
         const length = answer.contentLength;
         if (length !== undefined && length > effective.maxBytes) {
@@ -188,6 +198,7 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
         throw exchangeFault(error, controller.signal.aborted, timeoutMs);
       } finally {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", stop);
       }
     },
   };

@@ -26,6 +26,7 @@ export const fetchPost: PostRequest = async (url, body, signal) => {
   return {
     status: response.status,
     contentLength: Number.isSafeInteger(declared) ? declared : undefined,
+    retryAfter: response.headers.get("retry-after"),
     body: chunksOf(response.body),
     discard: async () => void (await response.body?.cancel()),
   };

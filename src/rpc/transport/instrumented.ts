@@ -27,11 +27,11 @@ export function instrumentTransport(transport: RpcTransport, telemetry: Telemetr
   return {
     url: transport.url,
     maxResponseBytes: transport.maxResponseBytes,
-    async post(body, limits) {
+    async post(body, limits, signal) {
       telemetry.rpcRequestStarted();
       const started = performance.now();
       try {
-        const answer = await transport.post(body, limits);
+        const answer = await transport.post(body, limits, signal);
         telemetry.rpcRequestFinished(endpoint, "ok", (performance.now() - started) / 1000);
         return answer;
       } catch (error) {

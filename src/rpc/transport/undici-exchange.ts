@@ -61,6 +61,16 @@ function targetOf(url: string): Target {
   return { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
 }
 
+/** The value of header `name` (lower case) among undici's raw headers, when present once or more (the first). */
+function rawHeader(raw: readonly (Buffer | string | string[])[] | null, name: string): string | undefined {
+  if (!raw) return undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === name.length && String(key).toLowerCase() === name) return String(raw[i + 1]);
+  }
+  return undefined;
+}
+
 /** Declared Content-Length among undici's raw headers (name, value, name, value, …), when there is a valid one. */
 function declaredLength(raw: readonly (Buffer | string | string[])[] | null): number | undefined {
   if (!raw) return undefined;
@@ -90,15 +100,29 @@ class Exchange implements Dispatcher.DispatchHandler {
   /** Runs until the exchange ends, draining included: a stalled drain is cut at the deadline too. */
   private readonly timer: ReturnType<typeof setTimeout>;
 
+  private readonly signal: AbortSignal | undefined;
+  private readonly onAbort = () => this.onDeadline();
+
   constructor(
     private readonly limits: AnswerLimits,
     transportLimits: TransportLimits,
     private readonly resolve: (value: unknown) => void,
     private readonly reject: (error: unknown) => void,
+    signal?: AbortSignal,
   ) {
     this.reader = new AnswerReader(limits, transportLimits.budget);
     this.timeoutMs = transportLimits.timeoutMs;
     this.timer = setTimeout(() => this.onDeadline(), this.timeoutMs);
+    // A caller's signal (failover deadline, lost hedge) ends the exchange as the deadline would.
+    if (signal) {
+      this.signal = signal;
+      signal.addEventListener("abort", this.onAbort);
+    }
+  }
+
+  private stopWatching(): void {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener("abort", this.onAbort);
   }
 
   private onDeadline(): void {
@@ -120,7 +144,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (statusCode >= 300) {
       // Settled at once; the body is drained so a keep-alive connection stays usable.
       this.settle();
-      this.reject(httpStatusFault(statusCode));
+      this.reject(httpStatusFault(statusCode, statusCode === 429 || statusCode === 503 ? rawHeader(headers, "retry-after") : undefined));
       return true;
     }
     const length = declaredLength(headers);
@@ -145,7 +169,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    clearTimeout(this.timer);
+    this.stopWatching();
     if (this.settled) return;
     this.settled = true;
     let answer: unknown;
@@ -159,7 +183,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onError(error: Error): void {
-    clearTimeout(this.timer);
+    this.stopWatching();
     if (this.settled) return;
     this.fail(error, false);
   }
@@ -174,7 +198,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settle();
     if (drop) {
-      clearTimeout(this.timer);
+      this.stopWatching();
       this.abort?.(error instanceof Error ? error : new Error(String(error)));
     }
     this.reject(exchangeFault(error, this.timedOut, this.timeoutMs));
@@ -198,15 +222,19 @@ export function createDispatchTransport(
   return {
     url,
     maxResponseBytes,
-    post(body, answerLimits = ceiling) {
+    post(body, answerLimits = ceiling, signal) {
       return new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(exchangeFault(new Error("aborted before sending"), true, limits.timeoutMs));
+          return;
+        }
         try {
           target ??= targetOf(url);
         } catch (error) {
           reject(exchangeFault(error, false, limits.timeoutMs));
           return;
         }
-        const exchange = new Exchange(answerLimitsWithin(answerLimits, maxResponseBytes), limits, resolve, reject);
+        const exchange = new Exchange(answerLimitsWithin(answerLimits, maxResponseBytes), limits, resolve, reject, signal);
         dispatcher.dispatch(
           { origin: target.origin, path: target.path, method: "POST", headers: REQUEST_HEADERS, body: encode(body) },
           exchange,
