@@ -1,18 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { compileProject } from "./compile.js";
+import { cacheDirFor, compileProject } from "./compile.js";
 import { NPM_START } from "./npm-start.js";
 
+const OUT_DIR = cacheDirFor("sns-gateway-test");
 const PROJECT = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
-/**
- * Under node_modules so that packages resolve, and one directory per checkout: checkouts that share
- * one node_modules (worktrees) must not run each other's compiled code.
- */
-const OUT_DIR = fileURLToPath(
-  new URL(`../node_modules/.cache/sns-gateway-test/${createHash("sha256").update(PROJECT).digest("hex").slice(0, 12)}/`, import.meta.url),
-);
 
 let compiled: string | undefined;
 

@@ -6,9 +6,9 @@ import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js"
 import type { Resolver } from "../service/resolver.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
-import type { ResolveShortcut } from "./resolve-shortcut.js";
+import type { ResolveShortcut } from "./answer/repeat-answer.js";
 import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
-import type { RpcUsage, YieldToLoop } from "./rpc-usage.js";
+import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
@@ -51,11 +51,11 @@ export interface AppEnv {
     rpcUsage: RpcUsage;
     /** What the request may still cause at its endpoint; set once it has chosen one (request-budget.ts). */
     rpcBudget: RequestBudget;
-    /** The client's allowance of RPC calls, for requests naming an override (override-rate-limit.ts). */
+    /** The client's allowance of RPC calls, for requests naming an override (frame/override-rate-limit.ts). */
     costAllowance: CostAllowance;
-    /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see cache-policy.ts. */
+    /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */
     sharedCacheControl: string;
-    /** The answer built with all of its headers (see envelope.ts): nothing to add to it. */
+    /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
     /** Something put headers on Hono's context with `c.header`: answers are built by Hono, which keeps them. */
     contextHeaders: true;

@@ -1,6 +1,15 @@
 import type { Address } from "@solana/kit";
 import { encodeBase58 } from "../sns/bytes.js";
-import type { AccountData, AccountFilter, ChainReader, ProgramAccounts, ProgramAccountsQuery, TokenAmountEntry } from "../sns/chain.js";
+import type {
+  AccountData,
+  AccountFilter,
+  ChainReader,
+  LatestBlockhash,
+  ProgramAccounts,
+  ProgramAccountsQuery,
+  TokenAmountEntry,
+  TransactionContextReader,
+} from "../sns/chain.js";
 import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
 import type { AnswerSizing } from "./answer-shape.js";
 import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
@@ -9,6 +18,8 @@ import type { BudgetLimits, RequestBudget } from "./request-budget.js";
 import {
   type SignatureEntry,
   type TransactionAccounts,
+  parseLamports,
+  parseLatestBlockhash,
   parseMultipleAccounts,
   parseProgramAccounts,
   parseSignatures,
@@ -16,7 +27,7 @@ import {
   parseTransactionAccounts,
 } from "./results.js";
 import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
-import type { RpcTransport } from "./transport.js";
+import type { RpcTransport } from "./transport/contract.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
 /** Limits of an endpoint built without any (tests, benchmarks): nothing a request asks for is refused. */
@@ -41,7 +52,7 @@ const encodeFilter = (filter: AccountFilter) =>
  * that request pays for the calls carrying them. Without one, the read is
  * the gateway's own (the cutoff slot, the tokenized-domain index).
  */
-export class RpcEndpoint implements ChainReader {
+export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly client: JsonRpcClient;
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
@@ -135,6 +146,15 @@ export class RpcEndpoint implements ChainReader {
   async getTransactionAccounts(signature: string, commitment?: string, budget?: RequestBudget): Promise<TransactionAccounts | null> {
     const config = { encoding: "json", maxSupportedTransactionVersion: 0, commitment: commitment ?? this.options.commitment };
     return parseTransactionAccounts(await this.call("getTransaction", [signature, config], budget));
+  }
+
+  /** Sent with the next batch, so it shares one HTTP request with the reads asked for in the same turn. */
+  async getLatestBlockhash(budget?: RequestBudget): Promise<LatestBlockhash> {
+    return parseLatestBlockhash(await this.call("getLatestBlockhash", [{ commitment: this.options.commitment }], budget));
+  }
+
+  async getMinimumBalanceForRentExemption(bytes: number, budget?: RequestBudget): Promise<bigint> {
+    return parseLamports(await this.call("getMinimumBalanceForRentExemption", [bytes, { commitment: this.options.commitment }], budget));
   }
 
   private async call(method: string, params: readonly unknown[], budget: RequestBudget | undefined): Promise<unknown> {

@@ -1,10 +1,11 @@
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUndiciTransport } from "../../src/platform/node-transport.js";
+import { createUndiciTransport } from "../../src/rpc/transport/undici.js";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpoint } from "../../src/rpc/endpoint.js";
 import { type BudgetLimits, RequestBudget, RpcBudgetError, payForAttempt } from "../../src/rpc/request-budget.js";
-import { createTransport, fetchPost } from "../../src/rpc/transport.js";
+import { createTransport } from "../../src/rpc/transport/contract.js";
+import { fetchPost } from "../../src/rpc/transport/fetch.js";
 import { NAME_PROGRAM_ID, SNS_ROOT_DOMAIN, TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
 import { addressToBytes } from "../../src/sns/bytes.js";
 import { type HostileRpc, type ListingRpc, startHostileRpc, startListingRpc } from "../../testkit/hostile-rpc.js";

@@ -3,8 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
-import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/platform/node-transport.js";
-import { createTransport, fetchPost } from "../../src/rpc/transport.js";
+import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/rpc/transport/undici.js";
+import { createTransport } from "../../src/rpc/transport/contract.js";
+import { fetchPost } from "../../src/rpc/transport/fetch.js";
 import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
 
 let localnet: Localnet;
@@ -166,7 +167,7 @@ describe("connect-time DNS check of IPv6 answers carrying an IPv4", () => {
     ["NAT64 well-known", "64:ff9b::a9fe:a9fe"],
     ["NAT64 local-use", "64:ff9b:1::a9fe:a9fe"],
   ])("%s (%s) is refused, nothing sent", async (_, address) => {
-    const { publicOnlyLookupVia } = await import("../../src/platform/node-transport.js");
+    const { publicOnlyLookupVia } = await import("../../src/rpc/transport/undici.js");
     const answers = (_host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) =>
       callback(null, [{ address, family: 6 }]);
     const dispatcher = createPublicOnlyDispatcher(publicOnlyLookupVia(answers as never));
@@ -183,7 +184,7 @@ describe("connect-time DNS check of IPv6 answers carrying an IPv4", () => {
   });
 
   it("a public answer in one of these forms is let through to the connection", async () => {
-    const { publicOnlyLookupVia } = await import("../../src/platform/node-transport.js");
+    const { publicOnlyLookupVia } = await import("../../src/rpc/transport/undici.js");
     let looked = "";
     const answers = (host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) => {
       looked = host;
