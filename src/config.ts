@@ -36,17 +36,24 @@ const pdaPolicy = z
     return { kind: "programs", programIds: new Set(ids) };
   });
 
-const rpcUrl = z
+/** One http(s) URL, or several separated by commas (endpoints in order of preference, see src/rpc/failover/). */
+const rpcUrls = z
   .string()
   .optional()
-  .transform((value, ctx) => {
-    const text = value?.trim();
-    if (!text) return undefined;
-    if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
-      ctx.addIssue({ code: "custom", message: "must be an http(s) URL" });
+  .transform((value, ctx): readonly string[] => {
+    const urls = (value ?? "")
+      .split(",")
+      .map((url) => url.trim())
+      .filter((url) => url !== "");
+    if (urls.some((url) => !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) {
+      ctx.addIssue({ code: "custom", message: urls.length > 1 ? "must be http(s) URLs separated by commas" : "must be an http(s) URL" });
       return z.NEVER;
     }
-    return text;
+    if (new Set(urls.map((url) => new URL(url).href)).size !== urls.length) {
+      ctx.addIssue({ code: "custom", message: "names the same URL twice" });
+      return z.NEVER;
+    }
+    return urls;
   });
 
 const hostList = z
@@ -80,8 +87,9 @@ const headerName = z
 const schema = z.object({
   PORT: intFrom(3000, 0, 65535),
   HOST: z.string().optional().transform((v) => v?.trim() || "0.0.0.0"),
-  RPC_URL: rpcUrl,
+  RPC_URL: rpcUrls,
   RPC_TIMEOUT_MS: intFrom(5000, 1, 600_000),
+  RPC_HEDGE_MS: intFrom(0, 0, 600_000),
   ALLOW_PRIVATE_RPC_OVERRIDE: flag,
   ALLOW_PDA_OWNERS: pdaPolicy,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
@@ -107,8 +115,11 @@ export type Env = Record<string, string | undefined>;
 export interface GatewayConfig {
   readonly port: number;
   readonly host: string;
-  readonly rpcUrl: string | undefined;
+  /** `RPC_URL`: none, one, or several endpoints in order of preference (failover). */
+  readonly rpcUrls: readonly string[];
   readonly rpcTimeoutMs: number;
+  /** With several endpoints, a read unanswered after this long also goes to the next one; 0: off. */
+  readonly rpcHedgeMs: number;
   readonly allowPrivateRpcOverride: boolean;
   readonly pdaPolicy: PdaPolicy;
   readonly logLevel: string;
@@ -153,8 +164,9 @@ export function loadConfig(env: Env): GatewayConfig {
   return {
     port: e.PORT,
     host: e.HOST,
-    rpcUrl: e.RPC_URL,
+    rpcUrls: e.RPC_URL,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
+    rpcHedgeMs: e.RPC_HEDGE_MS,
     allowPrivateRpcOverride: e.ALLOW_PRIVATE_RPC_OVERRIDE,
     pdaPolicy: e.ALLOW_PDA_OWNERS,
     logLevel: e.LOG_LEVEL,

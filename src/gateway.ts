@@ -1,16 +1,17 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
-import { ResolveShortcut } from "./http/resolve-shortcut.js";
+import { ResolveShortcut } from "./http/answer/repeat-answer.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
 import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
-import type { TransportFactory } from "./rpc/transport.js";
+import type { TransportFactory } from "./rpc/transport/contract.js";
+import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
-import type { MetricsExporter, Telemetry } from "./telemetry.js";
+import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
 
 const MiB = 1024 * 1024;
 
@@ -88,10 +89,17 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const perRequest = platform.endpointsPerRequest ?? false;
   const { telemetry } = platform;
   const sharedCutoffs = perRequest ? cutoffMemory() : undefined;
+  // Endpoint health outlives every set of endpoints (on Workers, one per request): plain state only.
+  const health =
+    config.rpcUrls.length > 1
+      ? endpointHealths(config.rpcUrls, breakerSettings(config.rpcTimeoutMs), telemetry ?? NO_TELEMETRY)
+      : undefined;
   const makeEndpoints = () =>
     new RpcEndpoints({
-      rpcUrl: config.rpcUrl,
+      rpcUrls: config.rpcUrls,
       timeoutMs: config.rpcTimeoutMs,
+      hedgeMs: config.rpcHedgeMs,
+      ...(health && { health }),
       memory: ANSWER_MEMORY,
       override: {
         enabled: config.rpcOverride,
@@ -142,7 +150,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const app = createApp({
     endpoints,
     resolver,
-    // Routes see their endpoint through a per-request view (src/http/rpc-usage.ts): compare URLs.
+    // Routes see their endpoint through a per-request view (src/http/frame/rpc-usage.ts): compare URLs.
     tokenizedSource: (endpoint) => (index && endpoint.url === trusted?.url ? index.source : scanTokenizedDomains),
     logger: platform.logger,
     telemetry,

@@ -5,6 +5,8 @@ interface FaultScope {
   readonly method?: string;
   /** Affect this many HTTP requests, then clear the fault. Unlimited when absent. */
   readonly times?: number;
+  /** Affect each matching request with this probability (0 to 1); every one when absent. */
+  readonly probability?: number;
   /** Let this many matching HTTP requests through first (a fault on a later read of a sequence). */
   readonly skip?: number;
 }
@@ -13,7 +15,13 @@ interface FaultScope {
 export type Fault = FaultScope &
   (
     | { readonly kind: "jsonrpc-error"; readonly code: number; readonly message: string; readonly data?: unknown }
-    | { readonly kind: "http-status"; readonly status: number; readonly body?: string }
+    | {
+      readonly kind: "http-status";
+      readonly status: number;
+      readonly body?: string;
+      /** e.g. `{ "retry-after": "2" }` on a 429. */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
     | { readonly kind: "garbage"; readonly body?: string }
     | { readonly kind: "hang" }
     | { readonly kind: "malformed-result"; readonly result?: unknown }
@@ -26,6 +34,8 @@ export class FaultSwitch {
   #fault: Fault | null = null;
   #remaining = Infinity;
   #skipping = 0;
+
+  constructor(private readonly random: () => number = Math.random) {}
 
   set(fault: Fault | null): void {
     this.#fault = fault;
@@ -41,6 +51,7 @@ export class FaultSwitch {
       this.#skipping--;
       return null;
     }
+    if (fault.probability !== undefined && this.random() >= fault.probability) return null;
     if (--this.#remaining <= 0) this.set(null);
     return fault;
   }

@@ -1,6 +1,15 @@
 import type { Address } from "@solana/kit";
 import { encodeBase58 } from "../sns/bytes.js";
-import type { AccountData, AccountFilter, ChainReader, ProgramAccounts, ProgramAccountsQuery, TokenAmountEntry } from "../sns/chain.js";
+import type {
+  AccountData,
+  AccountFilter,
+  ChainReader,
+  LatestBlockhash,
+  ProgramAccounts,
+  ProgramAccountsQuery,
+  TokenAmountEntry,
+  TransactionContextReader,
+} from "../sns/chain.js";
 import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
 import type { AnswerSizing } from "./answer-shape.js";
 import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
@@ -8,14 +17,20 @@ import { JsonRpcClient } from "./json-rpc.js";
 import {
   type SignatureEntry,
   type TransactionAccounts,
+  parseLamports,
+  parseLatestBlockhash,
+  parseMultipleAccounts,
   parseProgramAccounts,
   parseSignatures,
   parseTokenLargestAccounts,
   parseTransactionAccounts,
 } from "./results.js";
 import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
-import type { RpcTransport } from "./transport.js";
+import type { RpcTransport } from "./transport/contract.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
+
+/** getMultipleAccounts takes at most 100 keys. */
+const MAX_KEYS_PER_CALL = 100;
 
 const encodeFilter = (filter: AccountFilter) =>
   "dataSize" in filter
@@ -23,7 +38,7 @@ const encodeFilter = (filter: AccountFilter) =>
     : { memcmp: { offset: filter.memcmp.offset, bytes: encodeBase58(filter.memcmp.bytes) } };
 
 /** One RPC endpoint with its own batching, coalescing and `.sol` cutoff memory. */
-export class RpcEndpoint implements ChainReader {
+export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly client: JsonRpcClient;
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
@@ -74,6 +89,7 @@ export class RpcEndpoint implements ChainReader {
       withContext: true,
       filters: query.filters.map(encodeFilter),
       ...(query.dataSlice && { dataSlice: query.dataSlice }),
+      ...(query.minContextSlot !== undefined && { minContextSlot: query.minContextSlot }),
     };
     return parseProgramAccounts(await this.call("getProgramAccounts", [program, config]));
   }
@@ -81,20 +97,45 @@ export class RpcEndpoint implements ChainReader {
   /** Newest first, at most `limit`, newer than `until` when given. */
   async getSignaturesForAddress(
     address: Address,
-    options: { readonly until?: string; readonly limit: number; readonly commitment?: string },
+    options: { readonly until?: string; readonly limit: number; readonly commitment?: string; readonly minContextSlot?: number },
   ): Promise<SignatureEntry[]> {
     const config = {
       limit: options.limit,
       commitment: options.commitment ?? this.options.commitment,
       ...(options.until && { until: options.until }),
+      ...(options.minContextSlot !== undefined && { minContextSlot: options.minContextSlot }),
     };
     return parseSignatures(await this.call("getSignaturesForAddress", [address, config]));
+  }
+
+  /**
+   * Accounts as of `minContextSlot` or later, outside the batching loader: a
+   * node behind that slot refuses (and another endpoint is asked), so what
+   * the tokenized index re-reads is never older than what it already has.
+   */
+  async getAccountsAtLeast(keys: readonly Address[], minContextSlot: number, commitment?: string): Promise<(AccountData | null)[]> {
+    const accounts: (AccountData | null)[] = [];
+    for (let i = 0; i < keys.length; i += MAX_KEYS_PER_CALL) {
+      const chunk = keys.slice(i, i + MAX_KEYS_PER_CALL);
+      const config = { encoding: "base64", commitment: commitment ?? this.options.commitment, minContextSlot };
+      accounts.push(...parseMultipleAccounts(await this.call("getMultipleAccounts", [chunk, config]), chunk.length));
+    }
+    return accounts;
   }
 
   /** Writable accounts and invoked programs of a transaction; null when the node does not know it. */
   async getTransactionAccounts(signature: string, commitment?: string): Promise<TransactionAccounts | null> {
     const config = { encoding: "json", maxSupportedTransactionVersion: 0, commitment: commitment ?? this.options.commitment };
     return parseTransactionAccounts(await this.call("getTransaction", [signature, config]));
+  }
+
+  /** Sent with the next batch, so it shares one HTTP request with the reads asked for in the same turn. */
+  async getLatestBlockhash(): Promise<LatestBlockhash> {
+    return parseLatestBlockhash(await this.call("getLatestBlockhash", [{ commitment: this.options.commitment }]));
+  }
+
+  async getMinimumBalanceForRentExemption(bytes: number): Promise<bigint> {
+    return parseLamports(await this.call("getMinimumBalanceForRentExemption", [bytes, { commitment: this.options.commitment }]));
   }
 
   private async call(method: string, params: readonly unknown[]): Promise<unknown> {

@@ -42,6 +42,31 @@ export function quote(value: unknown): string {
   return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
 }
 
+/** Longest `Retry-After` honoured: a provider cannot bench an endpoint for longer than this. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * A `Retry-After` value (delay-seconds or an HTTP date) in milliseconds from
+ * `now`, capped; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
+/** A non-2xx HTTP answer: its status, and how long a 429 or 503 asked the client to wait. */
+export class HttpStatusError extends RpcError {
+  constructor(
+    readonly status: number,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super("http-status", `RPC answered HTTP ${status}`);
+  }
+}
+
 export class JsonRpcError extends RpcError {
   /** An excerpt of the error's `data`, if it had one. */
   readonly data: string | undefined;

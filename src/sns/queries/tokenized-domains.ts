@@ -15,11 +15,15 @@ export interface WalletMints {
   readonly mints: readonly Address[];
 }
 
-/** One token-account scan, mints only (32 bytes of each account). */
+/**
+ * One token-account scan, mints only (32 bytes of each account);
+ * `minContextSlot`: no older than this slot.
+ */
 export async function findWalletMints(
   chain: ChainReader,
   wallet: Address,
   commitment?: "processed" | "confirmed" | "finalized",
+  minContextSlot?: number,
 ): Promise<WalletMints> {
   const { slot, accounts } = await chain.getProgramAccounts(TOKEN_PROGRAM_ID, {
     filters: [
@@ -29,6 +33,7 @@ export async function findWalletMints(
     ],
     dataSlice: { offset: 0, length: 32 },
     ...(commitment && { commitment }),
+    ...(minContextSlot !== undefined && { minContextSlot }),
   });
   const mints = new Set<Address>();
   for (const { account } of accounts) {
