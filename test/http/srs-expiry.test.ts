@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { Ledger, type Localnet, identity, startLocalnet } from "../../src/localnet/index.js";
-import { type RunningGateway, startGateway } from "../../src/platform/node-gateway.js";
+import { type RunningGateway, startGateway } from "../../src/platform/node/gateway.js";
 import { request } from "../../testkit/stack.js";
 import { putSrsRecord, putSrsTokenName } from "../../testkit/srs-ledger.js";
 
