@@ -11,6 +11,7 @@ const INTEGRATION = [
   "test/http/tokenized-index.test.ts",
   "test/http/failover.test.ts",
   "test/http/openapi.test.ts",
+  "test/http/write-routes.test.ts",
   "test/differential/records-http.test.ts",
   "test/differential/resolve.test.ts",
   "test/http/srs-resolve.test.ts",
