@@ -225,6 +225,17 @@ export const SECTIONS = {
     about: "tokenized-domain index: bootstrap time and memory",
     knobs: { records: number("BENCH_RECORDS", 100_000, "NFT records in the index") },
   },
+  failover: {
+    script: "failover.ts",
+    about: "/resolve over two RPC endpoints, the first failing some reads (503, or no answer with and without hedging), vs one healthy endpoint",
+    knobs: {
+      durationS: durationS(8),
+      connections: connections(16),
+      latencyMs: number("BENCH_LATENCY_MS", 20, "delay the localnet adds to every RPC answer"),
+      failureRate: number("BENCH_FAILURE_RATE", 0.1, "share of the first endpoint's RPC requests that fail"),
+      hedgeMs: number("BENCH_HEDGE_MS", 50, "RPC_HEDGE_MS of the hedging variant"),
+    },
+  },
   workerd: {
     script: "workerd.ts",
     about: "Node vs the Workers build under workerd, same localnet",

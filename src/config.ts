@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PdaPolicy } from "./sns/queries/resolve.js";
+import type { BudgetLimits } from "./rpc/request-budget.js";
 import { tryDecodePublicKey } from "./sns/bytes.js";
 
 const flag = z
@@ -36,17 +37,24 @@ const pdaPolicy = z
     return { kind: "programs", programIds: new Set(ids) };
   });
 
-const rpcUrl = z
+/** One http(s) URL, or several separated by commas (endpoints in order of preference, see src/rpc/failover/). */
+const rpcUrls = z
   .string()
   .optional()
-  .transform((value, ctx) => {
-    const text = value?.trim();
-    if (!text) return undefined;
-    if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
-      ctx.addIssue({ code: "custom", message: "must be an http(s) URL" });
+  .transform((value, ctx): readonly string[] => {
+    const urls = (value ?? "")
+      .split(",")
+      .map((url) => url.trim())
+      .filter((url) => url !== "");
+    if (urls.some((url) => !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) {
+      ctx.addIssue({ code: "custom", message: urls.length > 1 ? "must be http(s) URLs separated by commas" : "must be an http(s) URL" });
       return z.NEVER;
     }
-    return text;
+    if (new Set(urls.map((url) => new URL(url).href)).size !== urls.length) {
+      ctx.addIssue({ code: "custom", message: "names the same URL twice" });
+      return z.NEVER;
+    }
+    return urls;
   });
 
 const hostList = z
@@ -80,8 +88,9 @@ const headerName = z
 const schema = z.object({
   PORT: intFrom(3000, 0, 65535),
   HOST: z.string().optional().transform((v) => v?.trim() || "0.0.0.0"),
-  RPC_URL: rpcUrl,
+  RPC_URL: rpcUrls,
   RPC_TIMEOUT_MS: intFrom(5000, 1, 600_000),
+  RPC_HEDGE_MS: intFrom(0, 0, 600_000),
   ALLOW_PRIVATE_RPC_OVERRIDE: flag,
   ALLOW_PDA_OWNERS: pdaPolicy,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
@@ -94,11 +103,20 @@ const schema = z.object({
   RPC_OVERRIDE: z.enum(["on", "off"]).optional().default("on"),
   TOKENIZED_INDEX: z.enum(["on", "off"]).optional().default("on"),
   RPC_OVERRIDE_HOSTS: hostList,
-  RPC_OVERRIDE_RATE_LIMIT: intFrom(0, 0, 1_000_000),
+  RPC_OVERRIDE_RATE_LIMIT: intFrom(1200, 0, 100_000_000),
+  RPC_BUDGET_MS: intFrom(30_000, 100, 600_000),
+  RPC_BUDGET_CALLS: intFrom(5000, 1, 10_000_000),
+  RPC_BUDGET_BYTES: intFrom(256 * 1024 * 1024, 1024, 2 ** 40),
+  RPC_BUDGET_ITEMS: intFrom(200_000, 1, 100_000_000),
+  RPC_OVERRIDE_BUDGET_MS: intFrom(10_000, 100, 600_000),
+  RPC_OVERRIDE_BUDGET_CALLS: intFrom(200, 1, 10_000_000),
+  RPC_OVERRIDE_BUDGET_BYTES: intFrom(16 * 1024 * 1024, 1024, 2 ** 40),
+  RPC_OVERRIDE_BUDGET_ITEMS: intFrom(20_000, 1, 100_000_000),
   CLIENT_IP_HEADER: headerName,
   HEADERS_TIMEOUT_MS: intFrom(10_000, 1000, 120_000),
   NFT_HOLDER_TTL_MS: intFrom(0, 0, 60_000),
   METRICS: z.enum(["on", "off"]).optional().default("on"),
+  SOL_SRS_RESOLUTION: z.enum(["on", "off"]).optional().default("off"),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -106,8 +124,11 @@ export type Env = Record<string, string | undefined>;
 export interface GatewayConfig {
   readonly port: number;
   readonly host: string;
-  readonly rpcUrl: string | undefined;
+  /** `RPC_URL`: none, one, or several endpoints in order of preference (failover). */
+  readonly rpcUrls: readonly string[];
   readonly rpcTimeoutMs: number;
+  /** With several endpoints, a read unanswered after this long also goes to the next one; 0: off. */
+  readonly rpcHedgeMs: number;
   readonly allowPrivateRpcOverride: boolean;
   readonly pdaPolicy: PdaPolicy;
   readonly logLevel: string;
@@ -123,8 +144,12 @@ export interface GatewayConfig {
   readonly tokenizedIndex: boolean;
   /** Host names an `rpc` override may name; undefined: any public host. */
   readonly rpcOverrideHosts: ReadonlySet<string> | undefined;
-  /** Override requests per minute per client IP; 0: unlimited. */
+  /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
   readonly rpcOverrideRateLimit: number;
+  /** What one request on `RPC_URL` may cause (RPC_BUDGET_*). */
+  readonly rpcBudget: BudgetLimits;
+  /** What one request naming an `rpc` override may cause (RPC_OVERRIDE_BUDGET_*). */
+  readonly rpcOverrideBudget: BudgetLimits;
   /** Header carrying the client IP (set by a trusted proxy); undefined: the socket's address. */
   readonly clientIpHeader: string | undefined;
   /** Time a client has to send a request's headers (and twice that for the whole request). */
@@ -133,6 +158,8 @@ export interface GatewayConfig {
   readonly nftHolderTtlMs: number;
   /** Prometheus metrics kept and served at `GET /metrics`. */
   readonly metrics: boolean;
+  /** `.sol` names resolve through their SRS record; `/safe-resolve` cross-checks it with the name service. */
+  readonly solSrsResolution: boolean;
 }
 
 export class ConfigError extends Error {
@@ -150,8 +177,9 @@ export function loadConfig(env: Env): GatewayConfig {
   return {
     port: e.PORT,
     host: e.HOST,
-    rpcUrl: e.RPC_URL,
+    rpcUrls: e.RPC_URL,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
+    rpcHedgeMs: e.RPC_HEDGE_MS,
     allowPrivateRpcOverride: e.ALLOW_PRIVATE_RPC_OVERRIDE,
     pdaPolicy: e.ALLOW_PDA_OWNERS,
     logLevel: e.LOG_LEVEL,
@@ -165,10 +193,23 @@ export function loadConfig(env: Env): GatewayConfig {
     tokenizedIndex: e.TOKENIZED_INDEX === "on",
     rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
+    rpcBudget: {
+      deadlineMs: e.RPC_BUDGET_MS,
+      maxCalls: e.RPC_BUDGET_CALLS,
+      maxBytes: e.RPC_BUDGET_BYTES,
+      maxItems: e.RPC_BUDGET_ITEMS,
+    },
+    rpcOverrideBudget: {
+      deadlineMs: e.RPC_OVERRIDE_BUDGET_MS,
+      maxCalls: e.RPC_OVERRIDE_BUDGET_CALLS,
+      maxBytes: e.RPC_OVERRIDE_BUDGET_BYTES,
+      maxItems: e.RPC_OVERRIDE_BUDGET_ITEMS,
+    },
     clientIpHeader: e.CLIENT_IP_HEADER,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     nftHolderTtlMs: e.NFT_HOLDER_TTL_MS,
     metrics: e.METRICS === "on",
+    solSrsResolution: e.SOL_SRS_RESOLUTION === "on",
   };
 }
 

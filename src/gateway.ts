@@ -1,16 +1,17 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
-import { ResolveShortcut } from "./http/resolve-shortcut.js";
+import { ResolveShortcut } from "./http/answer/repeat-answer.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
 import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
-import type { TransportFactory } from "./rpc/transport.js";
+import type { TransportFactory } from "./rpc/transport/contract.js";
+import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
-import type { MetricsExporter, Telemetry } from "./telemetry.js";
+import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
 
 const MiB = 1024 * 1024;
 
@@ -36,6 +37,12 @@ export interface Platform {
   readonly defer?: Defer;
   /** How a batch reply's reads are settled (see AccountLoaderOptions.pacing); absent: all at once. */
   readonly settlePacing?: SettlePacing;
+  /**
+   * Lets the event loop serve other requests between slices of a request's
+   * work over RPC-supplied lists (Node: `setImmediate`, after pending I/O);
+   * absent: a zero-delay timer.
+   */
+  readonly yieldToLoop?: () => Promise<void>;
   /** The connection's peer address (for the override rate limit). */
   peerAddress(c: Context): string | undefined;
   /** Reads a request header (lower-case name) as `c.req.header(name)` would, without its cost; absent: that. */
@@ -58,6 +65,8 @@ export interface Platform {
    * absent: no listener does.
    */
   readonly requestKey?: (c: Context) => string | undefined;
+  /** The host's clock in milliseconds, against which SRS expiries are compared; absent: Date.now. */
+  readonly clock?: () => number;
 }
 
 export interface Gateway {
@@ -81,21 +90,24 @@ function cutoffMemory(): CutoffMemory {
   };
 }
 
-/** A turn of the event loop handed to other work, by the platform's `defer`. */
-const yieldBy =
-  (defer: Defer) =>
-  (): Promise<void> =>
-    new Promise((resume) => void defer(resume));
+const yieldByTimer = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
 export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
   const perRequest = platform.endpointsPerRequest ?? false;
   const { telemetry } = platform;
   const sharedCutoffs = perRequest ? cutoffMemory() : undefined;
+  // Endpoint health outlives every set of endpoints (on Workers, one per request): plain state only.
+  const health =
+    config.rpcUrls.length > 1
+      ? endpointHealths(config.rpcUrls, breakerSettings(config.rpcTimeoutMs), telemetry ?? NO_TELEMETRY)
+      : undefined;
   const makeEndpoints = () =>
     new RpcEndpoints({
-      rpcUrl: config.rpcUrl,
+      rpcUrls: config.rpcUrls,
       timeoutMs: config.rpcTimeoutMs,
+      hedgeMs: config.rpcHedgeMs,
+      ...(health && { health }),
       memory: ANSWER_MEMORY,
       override: {
         enabled: config.rpcOverride,
@@ -103,6 +115,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         allowPrivate: config.allowPrivateRpcOverride,
       },
       maxOverrideEndpoints: 256,
+      budgets: { trusted: config.rpcBudget, override: config.rpcOverrideBudget },
       loader: {
         commitment: "processed",
         maxKeysPerCall: 100,
@@ -126,7 +139,9 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     maxCoalesced: perRequest ? 0 : 100_000,
     holderTtlMs: config.nftHolderTtlMs,
     telemetry,
-    ...(platform.defer && { yieldTurn: yieldBy(platform.defer) }),
+    srs: config.solSrsResolution,
+    ...(platform.clock && { clock: platform.clock }),
+    yieldTurn: platform.yieldToLoop ?? yieldByTimer,
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.
@@ -145,13 +160,14 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const app = createApp({
     endpoints,
     resolver,
-    // Routes see their endpoint through a per-request view (src/http/rpc-usage.ts): compare URLs.
+    // Routes see their endpoint through a per-request view (src/http/frame/rpc-usage.ts): compare URLs.
     tokenizedSource: (endpoint) => (index && endpoint.url === trusted?.url ? index.source : scanTokenizedDomains),
     logger: platform.logger,
     telemetry,
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
+    yieldToLoop: platform.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
     requestHeader: platform.requestHeader ?? ((c, name) => c.req.header(name)),

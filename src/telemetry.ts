@@ -2,7 +2,7 @@
  * What the gateway reports about its own work, as plain method calls. The
  * app, the RPC layer and the resolver call these without knowing where the
  * numbers go: Node exports them as Prometheus metrics
- * (src/platform/node-metrics.ts), other platforms may pass NO_TELEMETRY.
+ * (src/platform/node/metrics.ts), other platforms may pass NO_TELEMETRY.
  *
  * Every label value passed here comes from a small fixed set (route
  * patterns, HTTP methods the app knows, JSON-RPC methods the gateway sends,
@@ -35,7 +35,20 @@ export interface Telemetry {
   resolveCache(result: "hit" | "miss" | "refresh"): void;
   /** A bulk request (`route`: its pattern) was answered, with `names` names (repeats included). */
   bulkResolved(route: string, names: number): void;
+  /**
+   * One endpoint of a several-URL `RPC_URL` (labelled by host, see
+   * src/rpc/failover/host-label.ts): a read sent to it, a read that left it
+   * for the next endpoint, or a hedge sent to it.
+   */
+  rpcEndpointEvent(endpoint: string, event: "request" | "failover" | "hedge"): void;
+  /** A fault of one endpoint of a several-URL `RPC_URL`, by kind. */
+  rpcEndpointFault(endpoint: string, kind: string): void;
+  /** The circuit of one endpoint of a several-URL `RPC_URL` changed state. */
+  rpcEndpointCircuit(endpoint: string, state: EndpointCircuitState): void;
 }
+
+/** Closed: in rotation; open: out of rotation for a pause; half_open: one read is probing it. */
+export type EndpointCircuitState = "closed" | "open" | "half_open";
 
 /** `RPC_URL` or a request's `rpc` override; the URL itself is never a label (it may carry a key). */
 export type RpcEndpointLabel = "rpc_url" | "override";
@@ -49,6 +62,7 @@ export type RpcRequestOutcome =
   | "timeout"
   | "too_large"
   | "overloaded"
+  | "budget"
   | "refused";
 
 /** How one JSON-RPC call ended: answered, answered with an error object, failed in transport, or timed out. */
@@ -79,6 +93,9 @@ export const NO_TELEMETRY: Telemetry = {
   coalesced: nothing,
   resolveCache: nothing,
   bulkResolved: nothing,
+  rpcEndpointEvent: nothing,
+  rpcEndpointFault: nothing,
+  rpcEndpointCircuit: nothing,
 };
 
 /** Renders the current metrics for `GET /metrics`; only platforms that keep metrics provide one. */

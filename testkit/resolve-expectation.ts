@@ -1,5 +1,5 @@
 import type { Expectation, SdkOutcome } from "./chain-gen.js";
-import type { SdkObserved } from "./chain-gen-sdk.js";
+import type { SdkObserved } from "./chain-gen/sdk-oracle.js";
 
 /** A gateway answer reduced to what is compared: status and body. */
 export interface HttpOutcome {

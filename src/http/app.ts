@@ -1,14 +1,14 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, ErrorHandler, Hono } from "hono";
-import { cachePolicy } from "./cache-policy.js";
+import { cachePolicy } from "./answer/cache-policy.js";
 import type { AppDeps, AppEnv } from "./deps.js";
-import { fail } from "./envelope.js";
-import { errorAnswer } from "./error-table.js";
-import { methodNotAllowedAnswer, methodNotAllowedOn } from "./method-not-allowed.js";
-import { overrideRateLimit } from "./override-rate-limit.js";
+import { fail } from "./answer/envelope.js";
+import { errorAnswer } from "./answer/classify.js";
+import { methodNotAllowedAnswer, methodNotAllowedOn } from "./answer/method-not-allowed.js";
+import { overrideRateLimit } from "./frame/override-rate-limit.js";
 import { buildDocument } from "./openapi/document.js";
-import { type Answerer, type RequestFrame, requestFrame } from "./request-frame.js";
-import { routePatternOf } from "./request-log.js";
+import { type Answerer, type RequestFrame, requestFrame } from "./frame/frame.js";
+import { routePatternOf } from "./answer/request-log.js";
 import { apiReferenceRoutes } from "./routes/api-reference.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { NO_TELEMETRY, UNMATCHED_ROUTE } from "../telemetry.js";
@@ -41,6 +41,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       resolveTtlSeconds: Math.floor(deps.resolver.cacheTtlMs / 1000),
     }),
     endpoints: deps.endpoints,
+    yieldToLoop: deps.yieldToLoop,
     ...(deps.overrideRateLimit > 0
       ? { overrideLimit: overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader, deps.peerAddress) }
       : {}),

@@ -5,13 +5,23 @@ interface FaultScope {
   readonly method?: string;
   /** Affect this many HTTP requests, then clear the fault. Unlimited when absent. */
   readonly times?: number;
+  /** Affect each matching request with this probability (0 to 1); every one when absent. */
+  readonly probability?: number;
+  /** Let this many matching HTTP requests through first (a fault on a later read of a sequence). */
+  readonly skip?: number;
 }
 
 /** Ways the localnet can misbehave on purpose, to exercise client error paths. */
 export type Fault = FaultScope &
   (
     | { readonly kind: "jsonrpc-error"; readonly code: number; readonly message: string; readonly data?: unknown }
-    | { readonly kind: "http-status"; readonly status: number; readonly body?: string }
+    | {
+      readonly kind: "http-status";
+      readonly status: number;
+      readonly body?: string;
+      /** e.g. `{ "retry-after": "2" }` on a 429. */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
     | { readonly kind: "garbage"; readonly body?: string }
     | { readonly kind: "hang" }
     | { readonly kind: "malformed-result"; readonly result?: unknown }
@@ -23,16 +33,25 @@ export const MALFORMED_RESULT = { malformed: true } as const;
 export class FaultSwitch {
   #fault: Fault | null = null;
   #remaining = Infinity;
+  #skipping = 0;
+
+  constructor(private readonly random: () => number = Math.random) {}
 
   set(fault: Fault | null): void {
     this.#fault = fault;
     this.#remaining = fault?.times ?? Infinity;
+    this.#skipping = fault?.skip ?? 0;
   }
 
   /** The fault applying to a request calling `methods`, consuming one use of it. */
   take(methods: readonly string[]): Fault | null {
     const fault = this.#fault;
     if (!fault || (fault.method !== undefined && !methods.includes(fault.method))) return null;
+    if (this.#skipping > 0) {
+      this.#skipping--;
+      return null;
+    }
+    if (fault.probability !== undefined && this.random() >= fault.probability) return null;
     if (--this.#remaining <= 0) this.set(null);
     return fault;
   }

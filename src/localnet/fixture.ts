@@ -10,6 +10,8 @@ export { FixtureError, decodeBytes, resolveKey, reverseKeyOf } from "./fixture/k
 export * from "./fixture/layouts.js";
 export { type BuiltFixture, applyFixture, buildFixtureAccounts, loadFixture } from "./fixture/load.js";
 export { type RecordParent, recordV2Account, solRecordV1Account, solRecordV2Account } from "./fixture/records.js";
+export { associatedToken2022Address, srsNameAccounts } from "./fixture/srs.js";
+export type { SrsNameSpec } from "./fixture/schema.js";
 export type { BytesSpec, DomainSpec, Fixture, KeyRef, RawAccountSpec, RecordV2Spec } from "./fixture/schema.js";
 export {
   ASSOCIATED_TOKEN_PROGRAM_ID,

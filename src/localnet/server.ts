@@ -33,8 +33,8 @@ const MAX_BODY_BYTES = 50 * 1024 * 1024;
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";
 
-function send(res: ServerResponse, status: number, contentType: string, body: string): void {
-  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body) });
+function send(res: ServerResponse, status: number, contentType: string, body: string, headers?: Readonly<Record<string, string>>): void {
+  res.writeHead(status, { ...headers, "content-type": contentType, "content-length": Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -81,7 +81,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
     if (fault?.kind === "http-status") {
       for (const method of methodsOf(body)) stats.countCall(method);
       const text = fault.body ?? `${STATUS_CODES[fault.status] ?? "Error"}\n`;
-      return later(() => send(res, fault.status, TEXT_TYPE, text));
+      return later(() => send(res, fault.status, TEXT_TYPE, text, fault.headers));
     }
     if (fault?.kind === "garbage") {
       for (const method of methodsOf(body)) stats.countCall(method);

@@ -5,8 +5,11 @@ import { ByteBudget } from "./byte-budget.js";
 import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
 import type { CutoffState } from "./sol-cutoff-gate.js";
-import type { RpcTransport, TransportFactory, TransportLimits } from "./transport.js";
-import { instrumentTransport } from "./instrumented-transport.js";
+import type { BudgetLimits } from "./request-budget.js";
+import type { RpcTransport, TransportFactory, TransportLimits } from "./transport/contract.js";
+import { instrumentTransport } from "./transport/instrumented.js";
+import type { EndpointHealth } from "./failover/endpoint-health.js";
+import { createFailoverTransport } from "./failover/failover-transport.js";
 import { NO_TELEMETRY, type RpcEndpointLabel, type Telemetry } from "../telemetry.js";
 
 /** How much memory RPC answers may take, and where it is shared. */
@@ -33,12 +36,22 @@ export interface OverridePolicy {
 }
 
 export interface EndpointsConfig {
-  /** Operator-configured endpoint, trusted. */
-  readonly rpcUrl: string | undefined;
+  /** Operator-configured endpoints, trusted: none, one, or several in order of preference. */
+  readonly rpcUrls: readonly string[];
   readonly timeoutMs: number;
+  /** With several `rpcUrls`: a read unanswered after this long also goes to the next endpoint; 0: off. */
+  readonly hedgeMs?: number;
+  /**
+   * With several `rpcUrls`: their health, in the same order, shared by every
+   * set of endpoints built from this configuration (on Workers, one per
+   * request).
+   */
+  readonly health?: readonly EndpointHealth[];
   readonly memory: AnswerMemory;
   readonly override: OverridePolicy;
   readonly loader: AccountLoaderOptions;
+  /** What one request may cause on `RPC_URL`, and on an `rpc` override (request-budget.ts). */
+  readonly budgets: { readonly trusted: BudgetLimits; readonly override: BudgetLimits };
   /** Distinct `rpc` override endpoints kept warm; least recently used are dropped. */
   readonly maxOverrideEndpoints: number;
   /** Where RPC requests, calls, batches and queue depth are reported; none when absent. */
@@ -86,8 +99,23 @@ export class RpcEndpoints implements EndpointSelector {
     const whole = new ByteBudget(memory.trustedInFlightBytes + memory.overridesInFlightBytes);
     this.trustedPool = new ByteBudget(memory.trustedInFlightBytes, whole);
     this.overridePool = new ByteBudget(memory.overridesInFlightBytes, whole);
-    if (config.rpcUrl) {
-      this.defaultEndpoint = this.create(new URL(config.rpcUrl).href, "trusted", this.trustedPool, memory.trustedAnswerBytes);
+    const urls = config.rpcUrls.map((url) => new URL(url).href);
+    if (urls.length === 1) {
+      this.defaultEndpoint = this.create(urls[0]!, "trusted", this.trustedPool, memory.trustedAnswerBytes);
+    } else if (urls.length > 1) {
+      if (config.health?.length !== urls.length) throw new Error("several RPC URLs need their health");
+      const health = config.health;
+      const members = urls.map((url, i) => ({
+        transport: this.transport(url, "trusted", this.trustedPool, memory.trustedAnswerBytes),
+        health: health[i]!,
+      }));
+      // The set's key (its `url`): `.sol` cutoff knowledge and the tokenized index belong to the set.
+      const transport = createFailoverTransport(urls.join(","), members, {
+        timeoutMs: config.timeoutMs,
+        hedgeMs: config.hedgeMs ?? 0,
+        telemetry: config.telemetry ?? NO_TELEMETRY,
+      });
+      this.defaultEndpoint = this.endpointOver(transport, memory.trustedAnswerBytes, "trusted");
     }
   }
 
@@ -131,13 +159,21 @@ export class RpcEndpoints implements EndpointSelector {
   }
 
   private create(url: string, kind: "trusted" | "override", budget: ByteBudget, maxResponseBytes: number): RpcEndpoint {
+    return this.endpointOver(this.transport(url, kind, budget, maxResponseBytes), maxResponseBytes, kind);
+  }
+
+  private transport(url: string, kind: "trusted" | "override", budget: ByteBudget, maxResponseBytes: number): RpcTransport {
     const telemetry = this.config.telemetry ?? NO_TELEMETRY;
     const limits: TransportLimits = { timeoutMs: this.config.timeoutMs, maxResponseBytes, budget };
     const plain: RpcTransport = this.config.transports[kind](url, limits);
     const label: RpcEndpointLabel = kind === "trusted" ? "rpc_url" : "override";
-    const transport = telemetry === NO_TELEMETRY ? plain : instrumentTransport(plain, telemetry, label);
+    return telemetry === NO_TELEMETRY ? plain : instrumentTransport(plain, telemetry, label);
+  }
+
+  private endpointOver(transport: RpcTransport, maxResponseBytes: number, kind: "trusted" | "override"): RpcEndpoint {
+    const telemetry = this.config.telemetry ?? NO_TELEMETRY;
     const sizing = { bytesPerAccount: this.config.memory.bytesPerAccount, maxAnswerBytes: maxResponseBytes };
-    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(url), telemetry);
+    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(transport.url), telemetry, this.config.budgets[kind]);
   }
 
   private cutoffStateFor(url: string): CutoffState | undefined {

@@ -10,7 +10,8 @@ export type RpcFailureKind =
   | "network" // refused, reset, DNS failure, TLS failure
   | "timeout" // no complete answer within the deadline
   | "too-large" // answer over its size or structure limits
-  | "overloaded"; // answers in flight already fill the memory budget: refused at once, not queued
+  | "overloaded" // answers in flight already fill the memory budget: refused at once, not queued
+  | "budget"; // the requests it was for reached a bound of their budget (request-budget.ts): not sent, or cut
 
 export class RpcError extends Error {
   override readonly name = "RpcError";
@@ -40,6 +41,31 @@ export function quote(value: unknown): string {
   else text = typeof value;
   text = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
   return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
+}
+
+/** Longest `Retry-After` honoured: a provider cannot bench an endpoint for longer than this. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * A `Retry-After` value (delay-seconds or an HTTP date) in milliseconds from
+ * `now`, capped; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
+/** A non-2xx HTTP answer: its status, and how long a 429 or 503 asked the client to wait. */
+export class HttpStatusError extends RpcError {
+  constructor(
+    readonly status: number,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super("http-status", `RPC answered HTTP ${status}`);
+  }
 }
 
 export class JsonRpcError extends RpcError {

@@ -1,8 +1,17 @@
 import type { Address } from "@solana/kit";
 import { LRUCache } from "lru-cache";
+import { SOL_TLD } from "../sns/constants.js";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
-import { type HolderHints, type PdaPolicy, deriveResolutionKeys, resolveSnsName, tldGate } from "../sns/queries/resolve.js";
+import {
+  type HolderHints,
+  type PdaPolicy,
+  assertSameTarget,
+  deriveResolutionKeys,
+  resolveSnsName,
+  tldGate,
+} from "../sns/queries/resolve.js";
+import { resolveSrsName, srsExpired } from "../sns/queries/srs.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
@@ -23,6 +32,10 @@ export interface ResolverOptions {
   readonly holderTtlMs: number;
   /** Where coalesced resolutions and cache hits/misses are reported; none when absent. */
   readonly telemetry?: Telemetry;
+  /** SOL_SRS_RESOLUTION: `.sol` names resolve through their SRS record (and `safeResolve` cross-checks). */
+  readonly srs?: boolean;
+  /** The host's clock in milliseconds (SRS expiry, cache ages); Date.now when absent. */
+  readonly clock?: () => number;
   /** Lets other work run before going on (resolveAll's derivation slices); default: a zero-delay timer. */
   readonly yieldTurn?: () => Promise<void>;
 }
@@ -51,7 +64,21 @@ export type Outcome = { readonly ok: true; readonly key: Address } | { readonly 
 interface CacheEntry {
   readonly outcome: Outcome;
   refreshAt: number;
+  /** When the SRS record it was decided from expires (clock ms); Infinity: never. Never served from then on. */
+  readonly validUntil: number;
 }
+
+/**
+ * Which registry a shared or cached resolution reads: the name service
+ * (`.sns`, and `.sol` past its TLD gate while SRS is off) or the SRS record
+ * of a `.sol` name.
+ */
+const Registry = { Sns: 0, Srs: 1 } as const;
+type Registry = (typeof Registry)[keyof typeof Registry];
+
+/** One side of a cross-check: its key or whatever it failed with (an RPC fault too). */
+type SideOutcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: unknown };
+type Side = SideOutcome | Promise<SideOutcome>;
 
 /**
  * A cached answer hit past this share of its life is refreshed ahead: late
@@ -78,10 +105,12 @@ export class Resolver {
   private readonly holders: LRUCache<string, Address> | undefined;
 
   private readonly telemetry: Telemetry;
+  private readonly clock: () => number;
   private readonly yieldTurn: () => Promise<void>;
 
   constructor(private readonly options: ResolverOptions) {
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
+    this.clock = options.clock ?? Date.now;
     this.yieldTurn = options.yieldTurn ?? yieldByTimer;
     // ttlResolution 0: lru-cache otherwise memoizes "now" until a timer clears it, and Workers drop a
     // request's timers when it ends, so on workerd entries never aged (no expiry ever seen).
@@ -111,24 +140,46 @@ export class Resolver {
    * request in flight would hold.
    */
   resolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
+    if (this.readsSrs(domain)) return this.shared(Registry.Srs, endpoint, domain.name);
     const gate = tldGate(endpoint, domain);
-    if (!gate) return this.resolveName(endpoint, domain.name);
-    return gate.then(() => this.resolveName(endpoint, domain.name));
+    if (!gate) return this.shared(Registry.Sns, endpoint, domain.name);
+    return gate.then(() => this.shared(Registry.Sns, endpoint, domain.name));
   }
 
   /**
-   * `resolve` for many names at once, with the same answer for each: every
-   * name's first reads are requested in this one call, so the batching
-   * loader sends them together. A `.sol` name waiting for the cutoff slot
-   * is resolved alongside that read instead of after it (its accounts are
-   * the `.sns` name's, so nothing is read that the answer could not need),
-   * and the gate still decides first: past the cutoff, `Unsupported TLD`
-   * whatever the resolution found. Settled outcomes, in `domains` order;
-   * a failure is whatever `resolve` would have thrown.
+   * `/safe-resolve`: with SRS on, a `.sol` name must resolve to the same key
+   * through its SRS record and through the name service (no TLD gate); both
+   * are read at once (one batch when neither is cached). When both fail, the
+   * SRS side's error is the answer, so one chain state always gives one
+   * answer. Anything else resolves as `resolve` does.
    */
-  async resolveAll(endpoint: RpcEndpoint, domains: readonly FullDomain[]): Promise<Settled[]> {
+  safeResolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
+    if (!this.readsSrs(domain)) return this.resolve(endpoint, domain);
+    const srs = this.side(Registry.Srs, endpoint, domain.name);
+    const sns = this.side(Registry.Sns, endpoint, domain.name);
+    const name = `${domain.name}${SOL_TLD}`;
+    if (!(srs instanceof Promise) && !(sns instanceof Promise)) return agreed(name, srs, sns);
+    return Promise.all([srs, sns]).then(([a, b]) => agreed(name, a, b));
+  }
+
+  /**
+   * `resolve` (or, `safe`, `safeResolve`) for many names at once, with the
+   * same answer for each: every name's first reads are requested in this
+   * one call, so the batching loader sends them together. A `.sol` name
+   * waiting for the cutoff slot is resolved alongside that read instead of
+   * after it (its accounts are the `.sns` name's, so nothing is read that
+   * the answer could not need), and the gate still decides first: past the
+   * cutoff, `Unsupported TLD` whatever the resolution found. Settled
+   * outcomes, in `domains` order; a failure is what the GET route's call
+   * would have thrown.
+   */
+  async resolveAll(endpoint: RpcEndpoint, domains: readonly FullDomain[], safe: boolean): Promise<Settled[]> {
     await this.deriveInSlices(domains);
-    return Promise.all(domains.map((domain) => settle(() => this.resolveReadingAhead(endpoint, domain))));
+    return Promise.all(
+      domains.map((domain) =>
+        settle(() => (safe && this.readsSrs(domain) ? this.safeResolve(endpoint, domain) : this.resolveReadingAhead(endpoint, domain))),
+      ),
+    );
   }
 
   /**
@@ -149,11 +200,43 @@ export class Resolver {
     }
   }
 
+  /** `resolve`, with a gated name's resolution started alongside its slot read. */
   private resolveReadingAhead(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
+    if (this.readsSrs(domain)) return this.shared(Registry.Srs, endpoint, domain.name);
     const gate = tldGate(endpoint, domain);
-    if (!gate) return this.resolveName(endpoint, domain.name);
-    const early = settle(() => this.resolveName(endpoint, domain.name));
+    if (!gate) return this.shared(Registry.Sns, endpoint, domain.name);
+    const early = settle(() => this.shared(Registry.Sns, endpoint, domain.name));
     return gate.then(() => early.then(unsettle));
+  }
+
+  /** Whether `domain` is resolved through its SRS record (and cross-checked by `safeResolve`). */
+  readsSrs(domain: FullDomain): boolean {
+    return this.options.srs === true && domain.tld === SOL_TLD;
+  }
+
+  /**
+   * How much longer (ms) the answer just given for `domain` may be kept by a
+   * shared cache: Infinity for answers that do not come from an expiring SRS
+   * record, the time left before the record expires for those that do, and
+   * 0 when that is not known (no cache entry holds it).
+   */
+  answerLifetime(endpoint: RpcEndpoint, domain: FullDomain): number {
+    if (!this.readsSrs(domain)) return Infinity;
+    const entry = this.cache?.peek(resolutionId(endpoint, domain.name, Registry.Srs));
+    return entry ? Math.max(0, entry.validUntil - this.clock()) : 0;
+  }
+
+  private side(registry: Registry, endpoint: RpcEndpoint, name: string): Side {
+    try {
+      const key = this.shared(registry, endpoint, name);
+      if (typeof key === "string") return { ok: true, key };
+      return key.then(
+        (resolved): SideOutcome => ({ ok: true, key: resolved }),
+        (error: unknown): SideOutcome => ({ ok: false, error }),
+      );
+    } catch (error) {
+      return { ok: false, error };
+    }
   }
 
   /**
@@ -165,9 +248,10 @@ export class Resolver {
   cachedOutcome(endpoint: RpcEndpoint, domain: FullDomain): Outcome | undefined {
     const cache = this.cache;
     if (!cache) return undefined;
+    const registry = this.readsSrs(domain) ? Registry.Srs : Registry.Sns;
     let gate: Promise<void> | undefined;
     try {
-      gate = tldGate(endpoint, domain);
+      gate = registry === Registry.Srs ? undefined : tldGate(endpoint, domain);
     } catch {
       return undefined;
     }
@@ -176,8 +260,9 @@ export class Resolver {
       gate.catch(() => undefined);
       return undefined;
     }
-    const entry = cache.get(resolutionId(endpoint, domain.name));
-    if (!entry || entry.refreshAt <= Date.now()) return undefined;
+    const entry = cache.get(resolutionId(endpoint, domain.name, registry));
+    // An answer bound to an SRS expiry needs its shared lifetime worked out: the app does that.
+    if (!entry || entry.refreshAt <= this.clock() || entry.validUntil !== Infinity) return undefined;
     this.telemetry.resolveCache("hit");
     return entry.outcome;
   }
@@ -199,14 +284,22 @@ export class Resolver {
     };
   }
 
-  /** Past the TLD gate `.sns` and `.sol` name the same accounts, so they share entries. */
-  private resolveName(endpoint: RpcEndpoint, name: string): Address | Promise<Address> {
-    const id = resolutionId(endpoint, name);
+  /**
+   * A name's answer from one registry: cached, shared with a resolution in
+   * flight, or a new one. Past the TLD gate `.sns` and `.sol` name the same
+   * name-service accounts, so they share entries.
+   */
+  private shared(registry: Registry, endpoint: RpcEndpoint, name: string): Address | Promise<Address> {
+    const id = resolutionId(endpoint, name, registry);
     if (this.cache) {
-      const cached = this.cache.get(id);
+      let cached = this.cache.get(id);
+      if (cached && cached.validUntil <= this.clock()) {
+        this.cache.delete(id);
+        cached = undefined;
+      }
       this.telemetry.resolveCache(cached ? "hit" : "miss");
       if (cached) {
-        if (cached.refreshAt <= Date.now()) this.refresh(endpoint, name, id, cached);
+        if (cached.refreshAt <= this.clock()) this.refresh(registry, endpoint, name, id, cached);
         const { outcome } = cached;
         if (outcome.ok) return outcome.key;
         throw outcome.error;
@@ -217,19 +310,47 @@ export class Resolver {
       this.telemetry.coalesced("resolution");
       return shared;
     }
-    return this.start(endpoint, name, id);
+    return this.start(registry, endpoint, name, id);
   }
 
   /** One resolution in the background; its answer replaces the entry (a failure leaves it to expire). */
-  private refresh(endpoint: RpcEndpoint, name: string, id: string, entry: CacheEntry): void {
+  private refresh(registry: Registry, endpoint: RpcEndpoint, name: string, id: string, entry: CacheEntry): void {
     entry.refreshAt = Infinity;
     if (!this.options.refreshAhead || this.inFlight.has(id)) return;
     this.telemetry.resolveCache("refresh");
-    this.start(endpoint, name, id);
+    this.start(registry, endpoint, name, id);
   }
 
-  private start(endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
-    const pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
+  private start(registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
+    let validUntil = Infinity;
+    let pending: Promise<Address>;
+    if (registry === Registry.Sns) {
+      pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
+    } else {
+      let expiry = 0n;
+      // Whatever was decided from an unexpired record is answered only while it still is: a
+      // resolution that settles (or is joined) after the expiry answers that the name expired.
+      const current = (): void => {
+        if (validUntil <= this.clock()) throw srsExpired(name, expiry);
+      };
+      pending = resolveSrsName(endpoint, name, {
+        pda: this.options.pda,
+        nowSeconds: () => Math.floor(this.clock() / 1000),
+        onExpiry: (at) => {
+          expiry = at;
+          validUntil = Number(at) * 1000;
+        },
+      }).then(
+        (key) => {
+          current();
+          return key;
+        },
+        (error: unknown) => {
+          current();
+          throw error;
+        },
+      );
+    }
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
       const forget = () => this.inFlight.delete(id);
@@ -237,8 +358,12 @@ export class Resolver {
     }
     if (this.cache) {
       const cache = this.cache;
-      const keep = (outcome: Outcome) =>
-        cache.set(id, { outcome, refreshAt: Date.now() + this.options.cacheTtlMs * REFRESH_AHEAD_AT });
+      const keep = (outcome: Outcome) => {
+        const now = this.clock();
+        const ttl = Math.min(this.options.cacheTtlMs, validUntil - now);
+        if (ttl <= 0) return;
+        cache.set(id, { outcome, refreshAt: now + ttl * REFRESH_AHEAD_AT, validUntil }, { ttl: Math.ceil(ttl) });
+      };
       pending.then(
         (key) => keep({ ok: true, key }),
         (error: unknown) => {
@@ -250,7 +375,7 @@ export class Resolver {
   }
 }
 
-/** How a resolution of `resolveAll` ended: its key, or what `resolve` would have thrown. */
+/** How a resolution of `resolveAll` ended: its key, or what the GET route's call would have thrown. */
 export type Settled = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: unknown };
 
 /** The outcome of `run`, whether it answers at once, throws, or settles later; never rejects. */
@@ -272,5 +397,17 @@ function unsettle(settled: Settled): Address {
   throw settled.error;
 }
 
-/** What a resolution is shared and cached under: past the TLD gate, the name per endpoint. */
-const resolutionId = (endpoint: RpcEndpoint, name: string): string => `${endpoint.url} ${name}`;
+/**
+ * What a resolution is shared and cached under: the name per endpoint (past
+ * the TLD gate), and the registry read. A URL holds no space, so an SRS id
+ * (prefixed) never equals a name-service one.
+ */
+const resolutionId = (endpoint: RpcEndpoint, name: string, registry: Registry): string =>
+  registry === Registry.Sns ? `${endpoint.url} ${name}` : `srs ${endpoint.url} ${name}`;
+
+/** The answer of a cross-check: the SRS side's failure first, then the name service's, then the keys must agree. */
+function agreed(name: string, srs: SideOutcome, sns: SideOutcome): Address {
+  if (!srs.ok) throw srs.error;
+  if (!sns.ok) throw sns.error;
+  return assertSameTarget(name, sns.key, srs.key);
+}

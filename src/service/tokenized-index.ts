@@ -75,13 +75,19 @@ export class TokenizedIndex {
 
   /** The source `/domains` uses on this endpoint. */
   readonly source: TokenizedDomainSource = async (chain: ChainReader, wallet: Address) => {
-    const { slot, mints } = await findWalletMints(chain, wallet, COMMITMENT);
+    // Never older than the index: a node behind it refuses, and another endpoint is asked.
+    const { slot, mints } = await findWalletMints(chain, wallet, COMMITMENT, this.floor());
     await this.syncTo(slot);
     return mints.flatMap((mint) => {
       const name = this.ambiguous.has(mint) ? undefined : this.byMint.get(mint);
       return name ? [name] : [];
     });
   };
+
+  /** The slot every read of the index must have reached, once it has one. */
+  private floor(): number | undefined {
+    return this.syncedSlot > 0 ? this.syncedSlot : undefined;
+  }
 
   /** Resolves once every tokenizer transaction up to `slot` is in the index. */
   async syncTo(slot: number): Promise<void> {
@@ -151,6 +157,7 @@ export class TokenizedIndex {
       ],
       dataSlice: RECORD_SLICE,
       commitment: COMMITMENT,
+      ...(this.floor() !== undefined && { minContextSlot: this.floor() }),
     });
     for (const { account } of accounts) {
       const data = account.data;
@@ -166,6 +173,7 @@ export class TokenizedIndex {
       limit: BACKLOG_LIMIT,
       commitment: COMMITMENT,
       ...(this.cursor && { until: this.cursor }),
+      minContextSlot: Math.max(slot, this.syncedSlot),
     });
     if (signatures.length >= BACKLOG_LIMIT) {
       await this.bootstrap();
@@ -187,14 +195,14 @@ export class TokenizedIndex {
         if (transaction.programs.has(NAME_TOKENIZER_ID)) for (const key of transaction.writable) touched.add(key);
       }
     }
-    if (touched.size > 0) await this.refresh([...touched]);
+    if (touched.size > 0) await this.refresh([...touched], signatures[0]!.slot);
     if (signatures[0]) this.cursor = signatures[0].signature;
     this.syncedSlot = Math.max(this.syncedSlot, slot, signatures[0]?.slot ?? 0);
   }
 
   /** Re-reads accounts a tokenizer transaction wrote; only NFT records change the index. */
-  private async refresh(keys: Address[]): Promise<void> {
-    const accounts = await this.endpoint.getAccounts(keys);
+  private async refresh(keys: Address[], atLeast: number): Promise<void> {
+    const accounts = await this.endpoint.getAccountsAtLeast(keys, atLeast, COMMITMENT);
     let rebuild = false;
     for (const account of accounts) {
       if (!account || account.owner !== NAME_TOKENIZER_ID || account.data.length !== NFT_RECORD_LEN) continue;

@@ -23,6 +23,8 @@ export interface ProgramAccountsQuery {
   readonly dataSlice?: { readonly offset: number; readonly length: number };
   /** Defaults to the reader's own commitment. */
   readonly commitment?: "processed" | "confirmed" | "finalized";
+  /** A node that has not reached this slot refuses the query (and another endpoint is asked). */
+  readonly minContextSlot?: number;
 }
 
 export interface ProgramAccount {
@@ -52,4 +54,30 @@ export interface ChainReader {
    * chain: at once when it is known, a promise when a slot must be read.
    */
   isSolCutoffReached(): boolean | Promise<boolean>;
+  /**
+   * Work over a list whose length the chain (or whoever answers for it)
+   * chose: called with the list's length before any of it is worked
+   * through, then with 0 before each slice. The reader may refuse (throw
+   * its own typed error: a request's budget), or return a promise to let
+   * other work run first. Absent: work goes on. Queries stay pure: when and
+   * how to wait is the caller's (see paced.ts).
+   */
+  pace?(items: number): void | Promise<void>;
+}
+
+/** A recent blockhash, and the last block height at which a transaction using it can land. */
+export interface LatestBlockhash {
+  readonly blockhash: Address;
+  readonly lastValidBlockHeight: bigint;
+}
+
+/**
+ * What building a transaction reads besides accounts. Implemented by the RPC
+ * layer, whose batching sends the reads asked for in one turn together.
+ */
+export interface TransactionContextReader {
+  getAccounts(keys: readonly Address[]): Promise<(AccountData | null)[]>;
+  getLatestBlockhash(): Promise<LatestBlockhash>;
+  /** Lamports an account of `bytes` data bytes must hold to be rent-exempt. */
+  getMinimumBalanceForRentExemption(bytes: number): Promise<bigint>;
 }

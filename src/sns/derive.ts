@@ -12,6 +12,9 @@ import {
   REVERSE_LOOKUP_CLASS,
   SNS_HASH_PREFIX,
   SNS_ROOT_DOMAIN,
+  SOL_SRS_CLASS,
+  SRS_HASH_PREFIX,
+  SRS_PROGRAM_ID,
   SUBDOMAIN_PREFIX,
   TOKEN_PROGRAM_ID,
 } from "./constants.js";
@@ -140,6 +143,22 @@ export const deriveNftRecordKey = (domainKey: Address): Address =>
 /** Mint of the NFT that represents a tokenized name account. */
 export const deriveTokenizedMint = (domainKey: Address): Address =>
   memoized(`tm:${domainKey}`, () => tokenizedMintOf(domainKey));
+
+/**
+ * SRS record of a TLD-less `.sol` name. SRS names are flat: `sub.name` is
+ * one name hashed whole, not a subdomain of `name`.
+ */
+export const deriveSrsRecordKey = (name: string): Address =>
+  memoized(`srs:${name}`, () =>
+    findProgramAddress(
+      [utf8.encode("record"), addressToBytes(SOL_SRS_CLASS), sha256(utf8.encode(SRS_HASH_PREFIX + name))],
+      SRS_PROGRAM_ID,
+    ),
+  );
+
+/** The one Token-2022 mint an SRS record may name as its owner. */
+export const deriveSrsMint = (recordKey: Address): Address =>
+  memoized(`srsm:${recordKey}`, () => findProgramAddress([utf8.encode("mint"), addressToBytes(recordKey)], SRS_PROGRAM_ID));
 
 /** Every account `/resolve` reads for a name, in one derivation. */
 export interface ResolutionKeys {

@@ -17,6 +17,8 @@ export type SnsErrorCode =
   | "INVALID_RECORD_DATA"
   | "NFT_OWNER_NOT_FOUND"
   | "PDA_OWNER_NOT_ALLOWED"
+  /** A token-owned SRS record whose mint, unique holder or holder account cannot be established. */
+  | "SRS_OWNER_NOT_FOUND"
   | "SRS_MISMATCH"
   | "DOMAIN_EXPIRED";
 

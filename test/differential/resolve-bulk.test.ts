@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GeneratedState, buildLedger, createRng, freshSeed, generateStates } from "../../testkit/chain-gen.js";
-import { SdkOracle, type SdkObserved } from "../../testkit/chain-gen-sdk.js";
+import { SdkOracle, type SdkObserved } from "../../testkit/chain-gen/sdk-oracle.js";
 import { mapLimit } from "../../testkit/differential.js";
 import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../testkit/resolve-expectation.js";
 import { type Stack, startStack } from "../../testkit/stack.js";

@@ -1,9 +1,9 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../deps.js";
-import { InvalidInputError } from "../error-table.js";
-import { Admission } from "../admission.js";
-import { readBodyText } from "../request-body.js";
+import { InvalidInputError } from "../answer/classify.js";
+import { Admission } from "./admission.js";
+import { readBodyText } from "./request-body.js";
 import { type DocumentedRoute, type ExampleRequest, honoPath, operationId, responses } from "./documented-route.js";
 import { rejection, rpcQueryParam } from "./request-schemas.js";
 

@@ -5,12 +5,12 @@ import type { FullDomain } from "../../sns/domain.js";
 import { SnsError } from "../../sns/errors.js";
 import type { Settled } from "../../service/resolver.js";
 import type { AppDeps, AppEnv, BulkTally } from "../deps.js";
-import { ok } from "../envelope.js";
-import { errorAnswer } from "../error-table.js";
+import { ok } from "../answer/envelope.js";
+import { errorAnswer } from "../answer/classify.js";
 import { documentedPost } from "../openapi/documented-post.js";
 import { fullDomainParam, plainCheckOf } from "../openapi/request-schemas.js";
 import { PublicKey } from "../openapi/response-schemas.js";
-import { routePatternOf } from "../request-log.js";
+import { routePatternOf } from "../answer/request-log.js";
 
 /** Most names one bulk request may ask for. */
 export const MAX_BULK_NAMES = 1000;
@@ -110,7 +110,7 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       },
     },
     async (c, { body, path }) => {
-      const { items, distinct } = await resolveItems(c, deps, body.domains);
+      const { items, distinct } = await resolveItems(c, deps, body.domains, path === "/safe-resolve");
       tally(c, deps, path, items, distinct);
       return ok(c, items);
     },
@@ -118,11 +118,15 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
   return routes;
 }
 
-/** The items of `raws`, each name resolved once however often it is repeated. */
+/**
+ * The items of `raws`, each name resolved once however often it is repeated,
+ * through the GET route's entry (`safe`: `/safe-resolve`'s, `Resolver.safeResolve`).
+ */
 async function resolveItems(
   c: Context<AppEnv>,
   deps: AppDeps,
   raws: readonly string[],
+  safe: boolean,
 ): Promise<{ items: Item[]; distinct: number }> {
   // After the body, as upstream checks `rpc` after the path: a refused override fails the request.
   const endpoint = c.get("rpc")();
@@ -145,7 +149,7 @@ async function resolveItems(
     }
     items.push(at);
   }
-  const settled: Settled[] = await deps.resolver.resolveAll(endpoint, domains);
+  const settled: Settled[] = await deps.resolver.resolveAll(endpoint, domains, safe);
   logFirstFault(c, deps, settled);
   const answered = items.map((entry, i) => {
     if (typeof entry !== "number") return entry;

@@ -1,31 +1,49 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { Address } from "@solana/kit";
+import type { RpcEndpoint } from "../../rpc/endpoint.js";
+import type { FullDomain } from "../../sns/domain.js";
+import { boundedPolicy } from "../answer/cache-control.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { fullDomainParam } from "../openapi/request-schemas.js";
 import { PublicKey } from "../openapi/response-schemas.js";
 
 const fail = (result: string) => ({ s: "error", result });
 
+const PRECEDENCE =
+  "The first found of: the holder of an active tokenized domain's NFT; a valid V2 SOL record; " +
+  "a valid V1 SOL record; the registry owner (unless a PDA).";
+const SOL_PATHS =
+  "`.sol` names answer `Unsupported TLD` once the RPC's finalized slot reaches the cutoff, unless " +
+  "`SOL_SRS_RESOLUTION=on`: then a `.sol` name (`sub.name.sol` is one flat name) resolves through its SRS " +
+  "record alone (the owner, or the unique holder of its Token-2022 mint; `Domain expired` once its expiry " +
+  "has passed), with no slot read.";
+
 /**
- * `/resolve/:domain` and `/safe-resolve/:domain`. They are the same route
- * while SRS-backed `.sol` resolution is disabled (as in the official SDK);
- * enabling SRS means giving `/safe-resolve` its own resolver call that
- * cross-checks both registries (SnsError SRS_MISMATCH → 409).
+ * `/resolve/:domain` and `/safe-resolve/:domain`. Both answer through the
+ * resolver's per-name entry points (`Resolver.resolve`, `Resolver.safeResolve`);
+ * with SRS off, or for `.sns`, they give the same answers.
  */
 export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
   const routes = new OpenAPIHono<AppEnv>();
+  const { resolver } = deps;
+
+  /** The key in the envelope, shared no longer than the SRS record it was read from stays unexpired. */
+  const answer = (c: Context<AppEnv>, endpoint: RpcEndpoint, domain: FullDomain, key: Address): Response => {
+    const lifetime = resolver.answerLifetime(endpoint, domain);
+    if (lifetime !== Infinity) c.set("sharedCacheControl", boundedPolicy(c.get("sharedCacheControl"), lifetime));
+    return ok(c, key);
+  };
+
   documentedGet(
     routes,
     {
-      paths: ["/resolve/{domain}", "/safe-resolve/{domain}"],
+      paths: ["/resolve/{domain}"],
       tag: "Resolution",
       summary: "The key that should receive funds for a domain",
-      description:
-        "The first found of: the holder of an active tokenized domain's NFT; a valid V2 SOL record; " +
-        "a valid V1 SOL record; the registry owner (unless a PDA). `.sol` names answer `Unsupported TLD` " +
-        "once the RPC's finalized slot reaches the cutoff. `/safe-resolve` is the same route while " +
-        "SRS-backed `.sol` resolution is disabled.",
+      description: `${PRECEDENCE} ${SOL_PATHS}`,
       params: { domain: fullDomainParam },
       query: {},
       rpc: true,
@@ -33,6 +51,7 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       errors: {
         400: ["Unsupported TLD", "Invalid input"],
         404: ["Domain not found"],
+        410: ["Domain expired"],
         422: ["Record is malformed"],
         500: ["Internal error"],
       },
@@ -56,7 +75,7 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
           body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
         },
         "legacy-sol": {
-          summary: "A legacy .sol name before the cutoff slot",
+          summary: "A legacy .sol name before the cutoff slot (SOL_SRS_RESOLUTION off)",
           params: { domain: "plain.sol" },
           status: 200,
           body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
@@ -89,9 +108,65 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
     // No async frame of its own: a cache hit is answered synchronously, a resolution in the one step that settles it.
     (c, { params }) => {
-      deps.resolveShortcut?.learn(c, params.domain);
-      const key = deps.resolver.resolve(c.get("rpc")(), params.domain);
-      return typeof key === "string" ? ok(c, key) : key.then((resolved) => ok(c, resolved));
+      const domain = params.domain;
+      deps.resolveShortcut?.learn(c, domain);
+      const endpoint = c.get("rpc")();
+      const key = resolver.resolve(endpoint, domain);
+      return typeof key === "string" ? answer(c, endpoint, domain, key) : key.then((resolved) => answer(c, endpoint, domain, resolved));
+    },
+  );
+
+  documentedGet(
+    routes,
+    {
+      paths: ["/safe-resolve/{domain}"],
+      tag: "Resolution",
+      summary: "The key of a domain, cross-checked across registries",
+      description:
+        "With `SOL_SRS_RESOLUTION=on`, a `.sol` name is resolved through its SRS record and through the " +
+        "name service (the `.sns` precedence, no slot read) at once; the key is answered when both agree, " +
+        "`SRS and SNS resolution mismatch` (409) when they differ, and the SRS side's error when both fail. " +
+        "Otherwise (SRS off, or a `.sns` name) it answers exactly as `/resolve`.",
+      params: { domain: fullDomainParam },
+      query: {},
+      rpc: true,
+      result: PublicKey,
+      errors: {
+        400: ["Unsupported TLD", "Invalid input"],
+        404: ["Domain not found"],
+        409: ["SRS and SNS resolution mismatch"],
+        410: ["Domain expired"],
+        422: ["Record is malformed"],
+        500: ["Internal error"],
+      },
+      examples: {
+        "safe-sns": {
+          summary: "A .sns name: as /resolve",
+          params: { domain: "plain.sns" },
+          status: 200,
+          body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
+        },
+        "safe-tokenized": {
+          summary: "Tokenized domain: the NFT holder",
+          params: { domain: "bonfida.sns" },
+          status: 200,
+          body: { s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
+        },
+        "safe-not-found": {
+          summary: "No registry account",
+          params: { domain: "nobody.sns" },
+          status: 404,
+          body: fail("Domain not found"),
+        },
+      },
+    },
+    (c, { params }) => {
+      const domain = params.domain;
+      // Where it answers as /resolve, a repeat may be answered from the resolve cache before the app.
+      if (!resolver.readsSrs(domain)) deps.resolveShortcut?.learn(c, domain);
+      const endpoint = c.get("rpc")();
+      const key = resolver.safeResolve(endpoint, domain);
+      return typeof key === "string" ? answer(c, endpoint, domain, key) : key.then((resolved) => answer(c, endpoint, domain, resolved));
     },
   );
   return routes;

@@ -133,20 +133,20 @@ function solRecordV1Target(account: AccountData, recordKey: Address, registryOwn
   return verifyEd25519(signature, recordV1SolMessage(target, recordKey), registryOwner) ? bytesToAddress(target) : null;
 }
 
-async function checkOwnerAllowed(chain: ChainReader, owner: Uint8Array, pda: PdaPolicy): Promise<Address> {
+/** The PDA rule: an owner off the ed25519 curve is returned only as the policy allows. */
+export async function checkOwnerAllowed(chain: ChainReader, owner: Uint8Array, pda: PdaPolicy): Promise<Address> {
   const ownerAddress = bytesToAddress(owner);
   if (isOnCurve(owner) || pda.kind === "any") return ownerAddress;
   if (pda.kind === "programs") {
     const [account] = await chain.getAccounts([ownerAddress]);
     if (account && pda.programIds.has(account.owner)) return ownerAddress;
   }
-  throw new SnsError("PDA_OWNER_NOT_ALLOWED", `registry owner ${ownerAddress} is off curve`);
+  throw new SnsError("PDA_OWNER_NOT_ALLOWED", `owner ${ownerAddress} is off curve`);
 }
 
 /**
- * `/safe-resolve` contract once SRS-backed `.sol` resolution is enabled: the
- * SRS and SNS registries must name the same target. While SRS is disabled
- * (SOL_SRS_RESOLUTION_ENABLED) safe resolution is plain resolution.
+ * `/safe-resolve` contract while SRS-backed `.sol` resolution is on: the SRS
+ * and SNS registries must name the same target (`name` is the full domain).
  */
 export function assertSameTarget(name: string, sns: Address, srs: Address): Address {
   if (sns !== srs) throw new SnsError("SRS_MISMATCH", `SRS resolved ${name} to ${srs}, but SNS resolved it to ${sns}`);

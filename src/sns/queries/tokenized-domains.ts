@@ -4,6 +4,7 @@ import type { ChainReader } from "../chain.js";
 import { NAME_TOKENIZER_ID, NFT_RECORD_LEN, TOKEN_ACCOUNT_LEN, TOKEN_PROGRAM_ID } from "../constants.js";
 import { SnsError } from "../errors.js";
 import { NftRecordTag, decodeNftRecord } from "../layouts/nft-record.js";
+import { mapPaced } from "../paced.js";
 
 /** u64 little-endian 1: token accounts holding exactly one token (base58 `Ahg1opVcGX`). */
 const AMOUNT_ONE = new Uint8Array([1, 0, 0, 0, 0, 0, 0, 0]);
@@ -15,11 +16,15 @@ export interface WalletMints {
   readonly mints: readonly Address[];
 }
 
-/** One token-account scan, mints only (32 bytes of each account). */
+/**
+ * One token-account scan, mints only (32 bytes of each account);
+ * `minContextSlot`: no older than this slot.
+ */
 export async function findWalletMints(
   chain: ChainReader,
   wallet: Address,
   commitment?: "processed" | "confirmed" | "finalized",
+  minContextSlot?: number,
 ): Promise<WalletMints> {
   const { slot, accounts } = await chain.getProgramAccounts(TOKEN_PROGRAM_ID, {
     filters: [
@@ -29,13 +34,13 @@ export async function findWalletMints(
     ],
     dataSlice: { offset: 0, length: 32 },
     ...(commitment && { commitment }),
+    ...(minContextSlot !== undefined && { minContextSlot }),
   });
-  const mints = new Set<Address>();
-  for (const { account } of accounts) {
+  const listed = await mapPaced(chain, accounts, ({ account }) => {
     if (account.data.length !== 32) throw new SnsError("MALFORMED_ACCOUNT", "token account slice is not 32 bytes");
-    mints.add(bytesToAddress(account.data));
-  }
-  return { slot, mints: [...mints] };
+    return bytesToAddress(account.data);
+  });
+  return { slot, mints: [...new Set(listed)] };
 }
 
 /** Name accounts of tokenized domains for a wallet's mints; how is up to the source. */

@@ -1,0 +1,111 @@
+import {
+  CircuitBreakerPolicy,
+  CircuitState,
+  ConsecutiveBreaker,
+  ExponentialBackoff,
+  circuitBreaker,
+  handleWhen,
+} from "cockatiel";
+import { HttpStatusError } from "../errors.js";
+import type { EndpointCircuitState, Telemetry } from "../../telemetry.js";
+import { type EndpointFaultKind, failoverKindOf } from "./fault-kind.js";
+
+export interface BreakerSettings {
+  /** Consecutive faults that take an endpoint out of rotation. */
+  readonly faultsToOpen: number;
+  /** First pause out of rotation; doubles (with jitter) each time a probe fails, up to `maxPauseMs`. */
+  readonly firstPauseMs: number;
+  readonly maxPauseMs: number;
+  /**
+   * A probe still unsettled after this long is given up on (a Workers
+   * request that carried it may have ended without settling it): the next
+   * read probes again.
+   */
+  readonly probeGiveUpMs: number;
+}
+
+const CIRCUIT_LABEL: Record<CircuitState, EndpointCircuitState> = {
+  [CircuitState.Closed]: "closed",
+  [CircuitState.Open]: "open",
+  [CircuitState.HalfOpen]: "half_open",
+  [CircuitState.Isolated]: "open",
+};
+
+/**
+ * What the gateway knows of one endpoint of `RPC_URL`: a circuit breaker
+ * (cockatiel) counting the faults that fail reads over to another endpoint,
+ * and a rest time asked by a 429's `Retry-After`. Plain state, no pending
+ * promise that other reads wait on: it may be shared by every request of a
+ * process or of a Workers isolate.
+ */
+export class EndpointHealth {
+  private breaker: CircuitBreakerPolicy;
+  /** No read is sent before this time (ms since epoch): a `Retry-After` is honoured. */
+  private restUntil = 0;
+  private halfOpenSince = 0;
+
+  constructor(
+    readonly label: string,
+    private readonly settings: BreakerSettings,
+    private readonly telemetry: Telemetry,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.breaker = this.makeBreaker();
+    telemetry.rpcEndpointCircuit(label, "closed");
+  }
+
+  /** `initialState`: a previous breaker's `toJSON()` (cockatiel's own hydration). */
+  private makeBreaker(initialState?: unknown): CircuitBreakerPolicy {
+    const { faultsToOpen, firstPauseMs, maxPauseMs } = this.settings;
+    const breaker = circuitBreaker(
+      handleWhen((error) => failoverKindOf(error) !== null),
+      {
+        halfOpenAfter: new ExponentialBackoff({ initialDelay: firstPauseMs, maxDelay: maxPauseMs }),
+        breaker: new ConsecutiveBreaker(faultsToOpen),
+        ...(initialState !== undefined && { initialState }),
+      },
+    );
+    breaker.onStateChange((state) => {
+      if (state === CircuitState.HalfOpen) this.halfOpenSince = this.now();
+      this.telemetry.rpcEndpointCircuit(this.label, CIRCUIT_LABEL[state]);
+    });
+    return breaker;
+  }
+
+  get circuit(): EndpointCircuitState {
+    return CIRCUIT_LABEL[this.breaker.state];
+  }
+
+  /**
+   * Whether a read may be tried here now: not resting after a 429, not
+   * being probed by another read. An open circuit whose pause is over is
+   * available: the read that gets it is the probe (cockatiel's half-open).
+   */
+  get available(): boolean {
+    if (this.now() < this.restUntil) return false;
+    const state = this.breaker.state;
+    if (state === CircuitState.HalfOpen) {
+      if (this.now() - this.halfOpenSince < this.settings.probeGiveUpMs) return false;
+      // Reopened as it was, with the probe due at once.
+      this.breaker = this.makeBreaker(this.breaker.toJSON());
+    }
+    return state !== CircuitState.Isolated;
+  }
+
+  /**
+   * Runs one exchange through the breaker. Throws cockatiel's
+   * BrokenCircuitError, without running it, while the circuit is open.
+   */
+  run<T>(exchange: () => Promise<T>): Promise<T> {
+    this.telemetry.rpcEndpointEvent(this.label, "request");
+    return this.breaker.execute(exchange);
+  }
+
+  /** Counts a fault, and honours the `Retry-After` of a 429 or 503. */
+  noteFault(kind: EndpointFaultKind, error: unknown): void {
+    this.telemetry.rpcEndpointFault(this.label, kind);
+    if (error instanceof HttpStatusError && error.retryAfterMs !== undefined && (error.status === 429 || error.status === 503)) {
+      this.restUntil = Math.max(this.restUntil, this.now() + error.retryAfterMs);
+    }
+  }
+}

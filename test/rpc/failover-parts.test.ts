@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+import { parseRetryAfter } from "../../src/rpc/errors.js";
+import { hostLabels } from "../../src/rpc/failover/host-label.js";
+import { nodeConditionIn } from "../../src/rpc/failover/node-condition.js";
+
+describe("RPC_URL with several endpoints", () => {
+  it("takes one URL or a comma-separated list, each checked", () => {
+    expect(loadConfig({ RPC_URL: "https://a.example/k" }).rpcUrls).toEqual(["https://a.example/k"]);
+    expect(loadConfig({ RPC_URL: " https://a.example/k , http://b.example:8899 " }).rpcUrls).toEqual([
+      "https://a.example/k",
+      "http://b.example:8899",
+    ]);
+    expect(loadConfig({}).rpcUrls).toEqual([]);
+    expect(() => loadConfig({ RPC_URL: "https://a.example,ftp://b.example" })).toThrow(
+      new ConfigError("invalid configuration: RPC_URL: must be http(s) URLs separated by commas"),
+    );
+    expect(() => loadConfig({ RPC_URL: "https://a.example/,https://a.example" })).toThrow("names the same URL twice");
+    expect(loadConfig({ RPC_HEDGE_MS: "40" }).rpcHedgeMs).toBe(40);
+    expect(loadConfig({}).rpcHedgeMs).toBe(0);
+  });
+
+  it("labels endpoints by host only, never credentials, path or query", () => {
+    const labels = hostLabels(["https://user:S3CR3T@rpc.example.com/v1/KEY?api-key=Q", "http://127.0.0.1:8899", "https://rpc.example.com/other"]);
+    expect(labels).toEqual(["rpc.example.com#1", "127.0.0.1:8899", "rpc.example.com#3"]);
+  });
+});
+
+describe("what sends a read elsewhere", () => {
+  it("finds node-condition errors in a single answer or any entry of a batch, not chain facts", () => {
+    expect(nodeConditionIn({ jsonrpc: "2.0", id: 1, error: { code: -32005, message: "Node is behind" } })).toBe(-32005);
+    expect(nodeConditionIn([{ id: 1, result: 1 }, { id: 2, error: { code: -32016, message: "min context slot" } }])).toBe(-32016);
+    expect(nodeConditionIn({ id: 1, error: { code: -32602, message: "Invalid param: not a Token mint" } })).toBeUndefined();
+    expect(nodeConditionIn([{ id: 1, result: null }])).toBeUndefined();
+    expect(nodeConditionIn("garbage")).toBeUndefined();
+  });
+
+  it("reads Retry-After as seconds or a date, capped at a minute", () => {
+    const now = Date.parse("2026-11-25T18:00:00Z");
+    expect(parseRetryAfter("2", now)).toBe(2000);
+    expect(parseRetryAfter("Wed, 25 Nov 2026 18:00:05 GMT", now)).toBe(5000);
+    expect(parseRetryAfter("86400", now)).toBe(60_000);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
