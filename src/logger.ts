@@ -30,4 +30,5 @@ export interface RequestLine {
   names?: number;
   distinctNames?: number;
   items?: Readonly<Record<string, number>>;
+  jsonRpcCalls?: number;
 }

@@ -48,6 +48,8 @@ export interface BulkTally {
   readonly distinct: number;
   /** Items by status. */
   readonly items: Readonly<Record<string, number>>;
+  /** JSON-RPC calls the request paid for (its budget's count; reads shared with other requests count for each). */
+  readonly jsonRpcCalls: number;
 }
 
 export interface AppEnv {
@@ -61,6 +63,12 @@ export interface AppEnv {
     rpcUsage: RpcUsage;
     /** What the request may still cause at its endpoint; set once it has chosen one (request-budget.ts). */
     rpcBudget: RequestBudget;
+    /**
+     * Set by a route before it asks for its endpoint when one request does
+     * the work of several (the bulk routes: one per 100 names): its budget
+     * allows that many times the endpoint's JSON-RPC calls.
+     */
+    budgetCallsScale: number;
     /** The client's allowance of RPC calls, for requests naming an override (frame/override-rate-limit.ts). */
     costAllowance: CostAllowance;
     /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */

@@ -3,7 +3,12 @@ import { DEMO_FIXTURE_PATH, type Fault, loadFixtureFile } from "../../src/localn
 import { generateWorkingSetParts } from "../../bench/working-set.js";
 import { buildLedger, createRng, freshSeed, generateStates } from "../../testkit/chain-gen.js";
 import { mapLimit } from "../../testkit/differential.js";
-import { type Answer, type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
+import { type Answer, type Stack, onWorkerd, request, startStack } from "../../testkit/stack.js";
+import { captureLog } from "../../testkit/log-capture.js";
+import { sampleValue } from "../../testkit/prometheus.js";
+import { loadConfig } from "../../src/config.js";
+import { startLocalnet } from "../../src/localnet/index.js";
+import { startGateway } from "../../src/platform/node/gateway.js";
 
 /*
  * POST /resolve and /safe-resolve over real HTTP against the localnet, on
@@ -193,7 +198,8 @@ describe("POST /resolve: a 1,000-name mix of every resolution branch equals the 
   let stack: Stack;
   let cached: Stack;
   beforeAll(async () => {
-    stack = await startStack(ledger, { ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+    // No override rate limit: the thousand GETs the bulk answer is compared with would exhaust it.
+    stack = await startStack(ledger, { ALLOW_PRIVATE_RPC_OVERRIDE: "true", RPC_OVERRIDE_RATE_LIMIT: "0" });
     cached = await startStack(ledger, { RESOLVE_CACHE_TTL_MS: "60000" });
   });
   afterAll(async () => {
@@ -331,6 +337,37 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
       expect(methods.getMultipleAccounts).toBeLessThanOrEqual(bound(distinct) - 1 + holderBatches);
     } finally {
       await stack.close();
+    }
+  });
+});
+
+describe.skipIf(onWorkerd)("POST /resolve: one request-log line and the bulk metrics (Node)", () => {
+  it("logs names, items by status and JSON-RPC calls, and counts bulk requests and names in /metrics", async () => {
+    const log = captureLog();
+    const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+    const gateway = await startGateway(loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }), log.logger);
+    try {
+      const domains = ["plain.sns", "PLAIN.sns", "nobody.sns", "bonfida.com", "v1-sol.sns"];
+      const answer = await request(gateway.url, "/safe-resolve", { method: "POST", body: JSON.stringify({ domains }) });
+      expect(answer.status).toBe(200);
+      const lines = log.lines().filter((line) => line.msg === "request" && line.route === "/safe-resolve");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        method: "POST",
+        status: 200,
+        names: 5,
+        distinctNames: 3,
+        items: { "200": 3, "404": 1, "400": 1 },
+        jsonRpcCalls: 1,
+        rpcOverride: false,
+      });
+      const metrics = (await request(gateway.url, "/metrics")).text;
+      expect(sampleValue(metrics, "sns_gateway_bulk_requests_total", { route: "/safe-resolve" })).toBe(1);
+      expect(sampleValue(metrics, "sns_gateway_bulk_names_total", { route: "/safe-resolve" })).toBe(5);
+      expect(sampleValue(metrics, "sns_gateway_http_requests_total", { route: "/safe-resolve", method: "POST", status: "200" })).toBe(1);
+    } finally {
+      await gateway.close();
+      await localnet.close();
     }
   });
 });

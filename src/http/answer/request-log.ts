@@ -83,6 +83,7 @@ export function writeRequestLine(
     line.names = bulk.names;
     line.distinctNames = bulk.distinct;
     line.items = bulk.items;
+    line.jsonRpcCalls = bulk.jsonRpcCalls;
   }
   if (logger.request) logger.request(line);
   else logger.info(line, "request");

@@ -23,6 +23,13 @@ export const MAX_BULK_BODY_BYTES = 256 * 1024;
  * (test/http/bulk-rss.test.ts, which holds it under the README's 150 MB).
  */
 export const BULK_CONCURRENCY = 4;
+/**
+ * Names per request budget of JSON-RPC calls: a bulk request may cause the
+ * calls of one GET per 100 distinct names. 100 names need 4–10 calls (4 keys
+ * each in getMultipleAccounts calls of 100, a holder lookup and a token
+ * account per NFT holder), far within `RPC_OVERRIDE_BUDGET_CALLS` (200).
+ */
+export const NAMES_PER_BUDGET = 100;
 
 const BulkBody = z
   .object({
@@ -128,8 +135,6 @@ async function resolveItems(
   raws: readonly string[],
   safe: boolean,
 ): Promise<{ items: Item[]; distinct: number }> {
-  // After the body, as upstream checks `rpc` after the path: a refused override fails the request.
-  const endpoint = c.get("rpc")();
   const items: (Item | number)[] = [];
   const distinct = new Map<string, number>();
   const domains: FullDomain[] = [];
@@ -149,6 +154,10 @@ async function resolveItems(
     }
     items.push(at);
   }
+  // A GET's budget of JSON-RPC calls per 100 names (1,000 names: 10 times RPC_BUDGET_CALLS, or RPC_OVERRIDE_BUDGET_CALLS).
+  c.set("budgetCallsScale", Math.max(1, Math.ceil(domains.length / NAMES_PER_BUDGET)));
+  // After the body, as upstream checks `rpc` after the path: a refused override fails the request.
+  const endpoint = c.get("rpc")();
   const settled: Settled[] = await deps.resolver.resolveAll(endpoint, domains, safe);
   logFirstFault(c, deps, settled);
   const answered = items.map((entry, i) => {
@@ -185,7 +194,7 @@ function logFirstFault(c: Context<AppEnv>, deps: AppDeps, settled: readonly Sett
 function tally(c: Context<AppEnv>, deps: AppDeps, route: string, items: readonly Item[], distinct: number): void {
   const byStatus: Record<string, number> = {};
   for (const { status } of items) byStatus[status] = (byStatus[status] ?? 0) + 1;
-  const bulk: BulkTally = { names: items.length, distinct, items: byStatus };
+  const bulk: BulkTally = { names: items.length, distinct, items: byStatus, jsonRpcCalls: c.get("rpcBudget")?.used.calls ?? 0 };
   c.set("bulk", bulk);
   deps.telemetry?.bulkResolved(route, items.length);
 }

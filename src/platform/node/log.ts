@@ -92,7 +92,8 @@ function requestLineWriter(logger: PinoLogger, destination: DestinationStream): 
     const bulk =
       line.names === undefined
         ? ""
-        : `,"names":${finite(line.names)},"distinctNames":${finite(line.distinctNames ?? 0)},"items":${JSON.stringify(line.items ?? {})}`;
+        : `,"names":${finite(line.names)},"distinctNames":${finite(line.distinctNames ?? 0)},"items":${JSON.stringify(line.items ?? {})}` +
+          `,"jsonRpcCalls":${finite(line.jsonRpcCalls ?? 0)}`;
     destination.write(
       `{"level":${info},"time":${Date.now()}${bindingsOf()},"reqId":${JSON.stringify(line.reqId)},` +
         `"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"status":${finite(line.status)},` +
