@@ -5,6 +5,7 @@ import { buildLedger, createRng, freshSeed, generateStates } from "../../testkit
 import { mapLimit } from "../../testkit/differential.js";
 import { type Answer, type Stack, onWorkerd, request, startStack } from "../../testkit/stack.js";
 import { captureLog } from "../../testkit/log-capture.js";
+import { generateSrsStates } from "../../testkit/srs-gen.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { loadConfig } from "../../src/config.js";
 import { startLocalnet } from "../../src/localnet/index.js";
@@ -318,6 +319,25 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
     expect(methods.getMultipleAccounts).toBeLessThanOrEqual(bound(n));
   });
 
+  it("a request's budget of JSON-RPC calls grows with its names: one GET's budget per 100 names", async () => {
+    const stack = await startStack(buildLedger(plain), {
+      ALLOW_PRIVATE_RPC_OVERRIDE: "true",
+      RPC_OVERRIDE_RATE_LIMIT: "0",
+      RPC_OVERRIDE_BUDGET_CALLS: "5",
+    });
+    try {
+      const query = `?rpc=${encodeURIComponent(stack.localnet.url)}`;
+      // 1,000 names take 40 calls: over one GET's 5, within 10 × 5.
+      const domains = plain.map((state) => `${state.name}.sns`);
+      const items = itemsOf(await post(stack, `/resolve${query}`, JSON.stringify({ domains })));
+      expect(items.every((item) => item.status === 200)).toBe(true);
+      // A GET is held to its own 5 calls, and a bulk of one name to one GET's.
+      expect((await stack.get(`/resolve/${domains[0]}${query}`)).status).toBe(200);
+    } finally {
+      await stack.close();
+    }
+  });
+
   it("a traffic-like mix of 1,000 names as .sns and .sol, the cutoff slot not yet known: at most 3 round trips", async () => {
     const stack = await startStack(buildLedger(mix.states));
     try {
@@ -368,6 +388,36 @@ describe.skipIf(onWorkerd)("POST /resolve: one request-log line and the bulk met
     } finally {
       await gateway.close();
       await localnet.close();
+    }
+  });
+});
+
+describe("POST /resolve and /safe-resolve with SOL_SRS_RESOLUTION=on: items equal the GET answers", () => {
+  const seed = freshSeed();
+  const srsStates = generateSrsStates(createRng(seed), 300, "bulksrs");
+  let stack: Stack;
+  beforeAll(async () => {
+    const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
+    const now = Math.floor(Date.now() / 1000);
+    for (const state of srsStates) state.write(ledger, now);
+    stack = await startStack(ledger, { SOL_SRS_RESOLUTION: "on" });
+  });
+  afterAll(() => stack?.close());
+
+  it.each(["resolve", "safe-resolve"])("/%s: SRS .sol names, their .sns side and the demo's names", async (route) => {
+    const domains = [...srsStates.flatMap((state) => [`${state.name}.sol`, `${state.name}.sns`]), "bonfida.sns", "plain.sol", "nobody.sol", "x.com"];
+    const answer = await postNames(stack, `/${route}`, domains);
+    expect(answer.status).toBe(200);
+    const items = itemsOf(answer);
+    const gets: Item[] = new Array(domains.length);
+    await mapLimit([...domains.keys()], 16, async (i) => {
+      gets[i] = await getItem(stack, route, domains[i]!);
+    });
+    const differing = items.flatMap((item, i) => (JSON.stringify(item) === JSON.stringify(gets[i]) ? [] : [{ bulk: item, get: gets[i] }]));
+    expect(differing, `seed ${seed}`).toEqual([]);
+    const statuses = new Set(items.map((item) => item.status));
+    for (const status of route === "safe-resolve" ? [200, 404, 409, 410, 422, 500] : [200, 404, 410, 422, 500]) {
+      expect(statuses, `seed ${seed}`).toContain(status);
     }
   });
 });
