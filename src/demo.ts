@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { loadConfig } from "./config.js";
-import { startGateway } from "./platform/node-gateway.js";
+import { startGateway } from "./platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "./localnet/index.js";
 import { deriveDomainKey } from "./sns/derive.js";
 import { Record } from "./sns/record-types.js";

@@ -26,7 +26,7 @@ import {
   parseTransactionAccounts,
 } from "./results.js";
 import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
-import type { RpcTransport } from "./transport.js";
+import type { RpcTransport } from "./transport/contract.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
 /** getMultipleAccounts takes at most 100 keys. */

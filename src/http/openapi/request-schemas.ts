@@ -3,7 +3,7 @@ import type { Address } from "@solana/kit";
 import { tryDecodePublicKey } from "../../sns/bytes.js";
 import { type FullDomain, normalizeName, parseFullDomain, parseLabels } from "../../sns/domain.js";
 import { Record, type RecordType } from "../../sns/record-types.js";
-import { InvalidInputError } from "../error-table.js";
+import { InvalidInputError } from "../answer/classify.js";
 
 /**
  * The schemas that validate path and query input, and that `/openapi.json`
@@ -158,7 +158,7 @@ export const pubkeysParam = z
 /**
  * The `rpc` query parameter. It is listed with each RPC-backed route's query
  * but checked only when the route first asks for its endpoint, after the path
- * (see `rpc-param.ts`), as upstream does.
+ * (see `frame/endpoint.ts`), as upstream does.
  */
 export const rpcQueryParam = z
   .string()

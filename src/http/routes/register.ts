@@ -5,7 +5,7 @@ import { USDC_MINT } from "../../sns/instructions/payment-mints.js";
 import { MAX_DOMAIN_SPACE, registerInstructions } from "../../sns/instructions/register-v2.js";
 import { transactionAnswer } from "../../sns/transaction/answer.js";
 import type { AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeyQueryParam, serializeQueryParam, spaceQueryParam, tldLessName } from "../openapi/request-schemas.js";
 import { TransactionResult } from "../openapi/response-schemas.js";
