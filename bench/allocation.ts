@@ -1,8 +1,8 @@
 import { Session } from "node:inspector/promises";
 import { loadConfig } from "../src/config.js";
 import { DEMO_FIXTURE_PATH, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
-import { startGateway } from "../src/platform/node-gateway.js";
-import { createNodeLog } from "../src/platform/node-log.js";
+import { startGateway } from "../src/platform/node/gateway.js";
+import { createNodeLog } from "../src/platform/node/log.js";
 import { gatewayOverrides, settingsFor } from "./settings.js";
 import { fetchAll, runLoad } from "./load.js";
 

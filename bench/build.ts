@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
-import { compileProject } from "../testkit/compile.js";
+import { cacheDirFor, compileProject } from "../testkit/compile.js";
 
 /** The server children run as compiled JavaScript, as in production (see compileProject). */
-export const BUILD_DIR = fileURLToPath(new URL("../node_modules/.cache/sns-gateway-bench/", import.meta.url));
+export const BUILD_DIR = cacheDirFor("sns-gateway-bench");
 const PROJECT = fileURLToPath(new URL("./tsconfig.bench.json", import.meta.url));
 
 // src/ may be mid-edit while the bench runs: type errors are reported, not fatal.

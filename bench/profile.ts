@@ -20,7 +20,7 @@ interface CpuProfile {
 
 function shortUrl(url: string): string {
   const cut = url.replace(/^file:\/\//, "");
-  const marker = ["/node_modules/.cache/sns-gateway-bench/", "/node_modules/"].find((m) => cut.includes(m));
+  const marker = [/\/node_modules\/\.cache\/sns-gateway-bench-[0-9a-f]+\//.exec(cut)?.[0], "/node_modules/"].find((m) => m !== undefined && cut.includes(m));
   return marker ? cut.slice(cut.lastIndexOf(marker) + marker.length) : cut;
 }
 

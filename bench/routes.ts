@@ -2,7 +2,7 @@ import * as untypedSdk from "@bonfida/spl-name-service";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "../src/config.js";
-import { startGateway } from "../src/platform/node-gateway.js";
+import { startGateway } from "../src/platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
 import { deriveDomainKey } from "../src/sns/derive.js";
 import { settingsFor } from "./settings.js";

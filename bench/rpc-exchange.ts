@@ -3,8 +3,9 @@ import { randomBytes } from "node:crypto";
 import { Agent, type Dispatcher, request } from "undici";
 import { ByteBudget } from "../src/rpc/byte-budget.js";
 import { parseMultipleAccounts } from "../src/rpc/results.js";
-import { type PostRequest, type RpcTransport, createFetchTransports, createTransport } from "../src/rpc/transport.js";
-import { createDispatchTransport } from "../src/platform/undici-exchange.js";
+import { type PostRequest, type RpcTransport, createTransport } from "../src/rpc/transport/contract.js";
+import { createFetchTransports } from "../src/rpc/transport/fetch.js";
+import { createDispatchTransport } from "../src/rpc/transport/undici-exchange.js";
 import { settingsFor } from "./settings.js";
 
 // Gateway CPU per RPC exchange (post, read, parse, decode the accounts) for

@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { loadConfig } from "../src/config.js";
-import { startGateway } from "../src/platform/node-gateway.js";
+import { startGateway } from "../src/platform/node/gateway.js";
 import { Ledger, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, tokenizeDomain } from "../src/localnet/index.js";
 import { bytesToAddress, utf8 } from "../src/sns/bytes.js";
 import { NAME_TOKENIZER_ID } from "../src/sns/constants.js";

@@ -1,4 +1,4 @@
-// Bundles the Workers entry (src/platform/worker.ts) into dist-worker/worker.js.
+// Bundles the Workers entry (src/platform/workers/main.ts) into dist-worker/worker.js.
 // The same options serve the check that the platform-free modules reach no
 // Node API (test/platform/platform-free.test.ts).
 import { build } from "esbuild";
@@ -37,7 +37,7 @@ export const workerBuildOptions = {
   plugins: [textImports],
 };
 
-export const WORKER_ENTRY = "src/platform/worker.ts";
+export const WORKER_ENTRY = "src/platform/workers/main.ts";
 export const WORKER_OUTFILE = "dist-worker/worker.js";
 
 /** Writes the bundle; returns esbuild's metafile. */

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { loadConfig } from "./config.js";
-import { startGateway } from "./platform/node-gateway.js";
+import { startGateway } from "./platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "./localnet/index.js";
 import { deriveDomainKey } from "./sns/derive.js";
 import { Record } from "./sns/record-types.js";
@@ -45,6 +45,13 @@ async function main(): Promise<void> {
       `/multiple-primary-domains/${["alice", "bob", "carol", "dave", "mallory"].map((name) => identity(name).address).join(",")}`,
     ],
     ["subdomains with a reverse record", "/subdomains/bonfida"],
+    ["instructions registering example.sns, paid in USDC (no RPC read)", `/register?buyer=${identity("bob").address}&domain=example&space=1000`],
+    [
+      "the same with a referrer, paid in SOL, as an unsigned transaction",
+      `/register?buyer=${identity("bob").address}&domain=example&space=1000&referrer=HemvJzwxvVpWBjPETpaseAH395WAxb2G73MeUfjVkK1u&mint=So11111111111111111111111111111111111111112&serialize=true`,
+    ],
+    ["instructions creating team.plain (one RPC round trip)", `/create-subdomain?owner=${identity("bob").address}&subdomain=team.plain`],
+    ["the same as an unsigned transaction", `/create-subdomain?owner=${identity("bob").address}&subdomain=team.plain&serialize=true`],
   ];
   const lines = examples.map(([what, path]) => `  # ${what}\n  curl -s '${base}${path}'`);
   console.log(

@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
-import { ResolveShortcut } from "./http/resolve-shortcut.js";
+import { ResolveShortcut } from "./http/answer/repeat-answer.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
 import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
-import type { TransportFactory } from "./rpc/transport.js";
+import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
@@ -159,7 +159,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const app = createApp({
     endpoints,
     resolver,
-    // Routes see their endpoint through a per-request view (src/http/rpc-usage.ts): compare URLs.
+    // Routes see their endpoint through a per-request view (src/http/frame/rpc-usage.ts): compare URLs.
     tokenizedSource: (endpoint) => (index && endpoint.url === trusted?.url ? index.source : scanTokenizedDomains),
     logger: platform.logger,
     telemetry,

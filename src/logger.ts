@@ -10,7 +10,7 @@ export interface Logger {
   /**
    * Writes a request's line: exactly what `info(line, "request")` writes.
    * Optional: a logger that can write this one fixed shape cheaper than its
-   * general path offers it (see src/platform/node-log.ts).
+   * general path offers it (see src/platform/node/log.ts).
    */
   request?(line: RequestLine): void;
 }

@@ -2,7 +2,7 @@
  * What the gateway reports about its own work, as plain method calls. The
  * app, the RPC layer and the resolver call these without knowing where the
  * numbers go: Node exports them as Prometheus metrics
- * (src/platform/node-metrics.ts), other platforms may pass NO_TELEMETRY.
+ * (src/platform/node/metrics.ts), other platforms may pass NO_TELEMETRY.
  *
  * Every label value passed here comes from a small fixed set (route
  * patterns, HTTP methods the app knows, JSON-RPC methods the gateway sends,

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { compileProject } from "./compile.js";
+import { cacheDirFor, compileProject } from "./compile.js";
 import { NPM_START } from "./npm-start.js";
 
-const OUT_DIR = fileURLToPath(new URL("../node_modules/.cache/sns-gateway-test/", import.meta.url));
+const OUT_DIR = cacheDirFor("sns-gateway-test");
 const PROJECT = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
 
 let compiled: string | undefined;

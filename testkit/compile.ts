@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 
 /**
  * Compiles a TypeScript project to plain JavaScript in `outDir`, so a child
- * process runs as in production (`node dist/platform/node.js`): a TypeScript loader in
+ * process runs as in production (`node dist/platform/node/main.js`): a TypeScript loader in
  * a measured process would add ~30 MB of RSS and a loader thread.
  * Output belongs under node_modules/.cache so package imports resolve and git ignores it.
  * Type errors still emit JavaScript; they are returned, not thrown.
@@ -22,4 +24,16 @@ export function compileProject(project: string, outDir: string): { readonly ms: 
   );
   if (result.error) throw result.error;
   return { ms: Math.round(performance.now() - started), diagnostics: (result.stdout + result.stderr).trim() };
+}
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * `node_modules/.cache/<name>-<checkout>/`: one output folder per checkout of
+ * the project. Checkouts that share one node_modules (git worktrees linking
+ * it) would otherwise compile their different sources into the same files.
+ */
+export function cacheDirFor(name: string): string {
+  const checkout = createHash("sha256").update(ROOT).digest("hex").slice(0, 12);
+  return `${ROOT}node_modules/.cache/${name}-${checkout}/`;
 }

@@ -16,7 +16,7 @@ export interface NpmStart {
 export const NPM_START: NpmStart = {
   env: {},
   nodeFlags: ["--max-old-space-size=160", "--max-semi-space-size=8", "--v8-pool-size=2"],
-  entry: "dist/platform/node.js",
+  entry: "dist/platform/node/main.js",
 };
 
 /** The `start` script package.json must hold for `start`. */

@@ -1,5 +1,5 @@
 import * as untypedSdk from "@bonfida/spl-name-service";
-import type { Connection, PublicKey } from "@solana/web3.js";
+import type { Connection, PublicKey, TransactionInstruction } from "@solana/web3.js";
 
 /*
  * The official SDK (3.0.26) as the tests' oracle. Its declarations use
@@ -54,6 +54,25 @@ interface SdkOracle {
     retrieve(connection: Connection, key: PublicKey): Promise<{ registry: { parentName: PublicKey } }>;
   };
   ROOT_DOMAIN_ACCOUNT: PublicKey;
+  registerDomainNameV2(
+    connection: Pick<Connection, "getAccountInfo">,
+    name: string,
+    space: number,
+    buyer: PublicKey,
+    buyerTokenAccount: PublicKey,
+    mint?: PublicKey,
+    referrer?: PublicKey,
+  ): Promise<TransactionInstruction[]>;
+  createSubdomain(
+    connection: Connection,
+    subdomain: string,
+    owner: PublicKey,
+    space?: number,
+    feePayer?: PublicKey,
+  ): Promise<TransactionInstruction[]>;
+  readonly REFERRERS: readonly PublicKey[];
+  readonly PYTH_PULL_FEEDS: ReadonlyMap<string, number[]>;
+  readonly VAULT_OWNER: PublicKey;
   serializeRecordV2Content(content: string, record: string): Buffer;
 }
 

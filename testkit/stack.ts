@@ -1,7 +1,7 @@
 import { type Env, loadConfig } from "../src/config.js";
 import type { Ledger } from "../src/localnet/ledger.js";
 import { type Localnet, startLocalnet } from "../src/localnet/server.js";
-import { startGateway } from "../src/platform/node-gateway.js";
+import { startGateway } from "../src/platform/node/gateway.js";
 import { startWorkerdGateway } from "./workerd-gateway.js";
 
 /**

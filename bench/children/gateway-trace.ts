@@ -2,8 +2,8 @@ import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { loadConfig } from "../../src/config.js";
-import { startGateway } from "../../src/platform/node-gateway.js";
-import { createNodeLog } from "../../src/platform/node-log.js";
+import { startGateway } from "../../src/platform/node/gateway.js";
+import { createNodeLog } from "../../src/platform/node/log.js";
 import { serveParent } from "../ipc.js";
 
 // The gateway child of children/gateway.ts, plus a timeline of what it does under load (bench/wave-trace.ts):

@@ -1,11 +1,11 @@
 import { loadConfig } from "../../src/config.js";
-import { startGateway } from "../../src/platform/node-gateway.js";
-import { createNodeLog } from "../../src/platform/node-log.js";
+import { startGateway } from "../../src/platform/node/gateway.js";
+import { createNodeLog } from "../../src/platform/node/log.js";
 import { curveMemoStats } from "../../src/sns/curve.js";
 import { derivationMemoStats } from "../../src/sns/derive.js";
 import { serveParent } from "../ipc.js";
 
-// Gateway child, configured from the environment and logging exactly like `node dist/platform/node.js`.
+// Gateway child, configured from the environment and logging exactly like `node dist/platform/node/main.js`.
 // Its stdout (the pino request log) is /dev/null: formatting and writing each
 // log line stays part of the measured cost, keeping it on screen would not be.
 

@@ -6,8 +6,8 @@ import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js"
 import type { Resolver } from "../service/resolver.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
-import type { ResolveShortcut } from "./resolve-shortcut.js";
-import type { RpcUsage } from "./rpc-usage.js";
+import type { ResolveShortcut } from "./answer/repeat-answer.js";
+import type { RpcUsage } from "./frame/rpc-usage.js";
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
@@ -46,9 +46,9 @@ export interface AppEnv {
     requestId: string;
     /** Set once the request has chosen its endpoint. */
     rpcUsage: RpcUsage;
-    /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see cache-policy.ts. */
+    /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */
     sharedCacheControl: string;
-    /** The answer built with all of its headers (see envelope.ts): nothing to add to it. */
+    /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
     /** Something put headers on Hono's context with `c.header`: answers are built by Hono, which keeps them. */
     contextHeaders: true;

@@ -1,6 +1,15 @@
 import type { Address } from "@solana/kit";
 import { encodeBase58 } from "../sns/bytes.js";
-import type { AccountData, AccountFilter, ChainReader, ProgramAccounts, ProgramAccountsQuery, TokenAmountEntry } from "../sns/chain.js";
+import type {
+  AccountData,
+  AccountFilter,
+  ChainReader,
+  LatestBlockhash,
+  ProgramAccounts,
+  ProgramAccountsQuery,
+  TokenAmountEntry,
+  TransactionContextReader,
+} from "../sns/chain.js";
 import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
 import type { AnswerSizing } from "./answer-shape.js";
 import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
@@ -8,6 +17,8 @@ import { JsonRpcClient } from "./json-rpc.js";
 import {
   type SignatureEntry,
   type TransactionAccounts,
+  parseLamports,
+  parseLatestBlockhash,
   parseMultipleAccounts,
   parseProgramAccounts,
   parseSignatures,
@@ -15,7 +26,7 @@ import {
   parseTransactionAccounts,
 } from "./results.js";
 import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
-import type { RpcTransport } from "./transport.js";
+import type { RpcTransport } from "./transport/contract.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
 /** getMultipleAccounts takes at most 100 keys. */
@@ -27,7 +38,7 @@ const encodeFilter = (filter: AccountFilter) =>
     : { memcmp: { offset: filter.memcmp.offset, bytes: encodeBase58(filter.memcmp.bytes) } };
 
 /** One RPC endpoint with its own batching, coalescing and `.sol` cutoff memory. */
-export class RpcEndpoint implements ChainReader {
+export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly client: JsonRpcClient;
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
@@ -116,6 +127,15 @@ export class RpcEndpoint implements ChainReader {
   async getTransactionAccounts(signature: string, commitment?: string): Promise<TransactionAccounts | null> {
     const config = { encoding: "json", maxSupportedTransactionVersion: 0, commitment: commitment ?? this.options.commitment };
     return parseTransactionAccounts(await this.call("getTransaction", [signature, config]));
+  }
+
+  /** Sent with the next batch, so it shares one HTTP request with the reads asked for in the same turn. */
+  async getLatestBlockhash(): Promise<LatestBlockhash> {
+    return parseLatestBlockhash(await this.call("getLatestBlockhash", [{ commitment: this.options.commitment }]));
+  }
+
+  async getMinimumBalanceForRentExemption(bytes: number): Promise<bigint> {
+    return parseLamports(await this.call("getMinimumBalanceForRentExemption", [bytes, { commitment: this.options.commitment }]));
   }
 
   private async call(method: string, params: readonly unknown[]): Promise<unknown> {

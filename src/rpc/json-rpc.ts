@@ -1,7 +1,7 @@
 import { type AnswerSizing, limitsFor } from "./answer-shape.js";
 import { NO_TELEMETRY, type RpcCallOutcome, type Telemetry } from "../telemetry.js";
 import { JsonRpcError, RpcError } from "./errors.js";
-import type { RpcTransport } from "./transport.js";
+import type { RpcTransport } from "./transport/contract.js";
 
 export interface RpcCall {
   readonly method: string;

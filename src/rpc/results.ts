@@ -1,5 +1,6 @@
 import type { Address } from "@solana/kit";
-import type { AccountData, ProgramAccount, ProgramAccounts, TokenAmountEntry } from "../sns/chain.js";
+import { tryDecodePublicKey } from "../sns/bytes.js";
+import type { AccountData, LatestBlockhash, ProgramAccount, ProgramAccounts, TokenAmountEntry } from "../sns/chain.js";
 import { decodeCanonicalBase64 } from "./base64.js";
 import { RpcError } from "./errors.js";
 
@@ -80,6 +81,21 @@ export function parseTokenLargestAccounts(result: unknown): TokenAmountEntry[] {
 export function parseSlot(result: unknown): number {
   if (!isPlausibleSlot(result)) throw invalid("slot");
   return result;
+}
+
+/** A lamport amount: an unsigned 64-bit integer (JSON numbers past 2^53 lose precision, and are refused). */
+export function parseLamports(result: unknown): bigint {
+  if (typeof result !== "number" || !Number.isSafeInteger(result) || result < 0) throw invalid("lamports");
+  return BigInt(result);
+}
+
+export function parseLatestBlockhash(result: unknown): LatestBlockhash {
+  const { blockhash, lastValidBlockHeight } = (contextValue(result) ?? {}) as { blockhash?: unknown; lastValidBlockHeight?: unknown };
+  if (typeof blockhash !== "string" || !tryDecodePublicKey(blockhash)) throw invalid("blockhash");
+  if (typeof lastValidBlockHeight !== "number" || !Number.isSafeInteger(lastValidBlockHeight) || lastValidBlockHeight < 0) {
+    throw invalid("last valid block height");
+  }
+  return { blockhash: blockhash as Address, lastValidBlockHeight: BigInt(lastValidBlockHeight) };
 }
 
 export interface SignatureEntry {

@@ -55,3 +55,20 @@ export interface ChainReader {
    */
   isSolCutoffReached(): boolean | Promise<boolean>;
 }
+
+/** A recent blockhash, and the last block height at which a transaction using it can land. */
+export interface LatestBlockhash {
+  readonly blockhash: Address;
+  readonly lastValidBlockHeight: bigint;
+}
+
+/**
+ * What building a transaction reads besides accounts. Implemented by the RPC
+ * layer, whose batching sends the reads asked for in one turn together.
+ */
+export interface TransactionContextReader {
+  getAccounts(keys: readonly Address[]): Promise<(AccountData | null)[]>;
+  getLatestBlockhash(): Promise<LatestBlockhash>;
+  /** Lamports an account of `bytes` data bytes must hold to be rent-exempt. */
+  getMinimumBalanceForRentExemption(bytes: number): Promise<bigint>;
+}

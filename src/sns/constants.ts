@@ -16,6 +16,13 @@ export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as
 export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address;
 export const ASSOCIATED_TOKEN_PROGRAM_ID = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL" as Address;
 export const SYSTEM_PROGRAM_ID = "11111111111111111111111111111111" as Address;
+/** Registrar program: registrations and subdomain reverse records. */
+export const REGISTER_PROGRAM_ID = "jCebN34bUfdeUYJT13J1yG16XWQpt5PDx6Mse9GUqhR" as Address;
+export const SYSVAR_RENT_ID = "SysvarRent111111111111111111111111111111111" as Address;
+/** Owner of the registrar's payment vaults (each the associated token account of a payment mint). */
+export const VAULT_OWNER = "5D2zKog251d6KPCyFyLMt3KroWwXXPWSgTPyhV22K2gR" as Address;
+/** Pyth pull-oracle receiver: owner of the price feed accounts registrations are priced with. */
+export const PYTH_PUSH_ORACLE_ID = "pyt2F414BA6dPttK6RddPZUdHfapoBN24GL5wbrPCou" as Address;
 
 export const SNS_HASH_PREFIX = "SPL Name Service";
 export const SUBDOMAIN_PREFIX = "\x00";

@@ -11,7 +11,7 @@ afterAll(() => stack.close());
 
 const envelope = (result: string) => JSON.stringify({ s: "error", result });
 
-// Node's HTTP adapter (src/platform/node-listener.ts); on Workers the runtime's own server answers these.
+// Node's HTTP adapter (src/platform/node/listener.ts); on Workers the runtime's own server answers these.
 describe.skipIf(onWorkerd)("answers written below the app are in the envelope, with CORS", () => {
   it.each([
     ["no Host header", "GET /health HTTP/1.1\r\n\r\n", 400, "Bad request"],

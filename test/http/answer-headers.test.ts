@@ -18,7 +18,7 @@ async function headLines(method: string, path: string, extra = ""): Promise<stri
 }
 
 // The bytes Node's adapter writes: names, case and order (envelope answers carry a plain record,
-// src/http/envelope.ts; the others a Headers copy: lower case, sorted, then what Node adds).
+// src/http/answer/envelope.ts; the others a Headers copy: lower case, sorted, then what Node adds).
 describe.skipIf(onWorkerd)("answer headers on the wire", () => {
   it.each([
     ["a success", "GET", "/resolve/plain.sns", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],

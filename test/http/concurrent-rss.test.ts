@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, request as undiciRequest } from "undici";
 import { DEMO_FIXTURE_PATH, type Localnet, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
+import { type ChildGateway, compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
 import { NPM_START } from "../../testkit/npm-start.js";
 
 /**
@@ -24,6 +24,8 @@ let localnet: Localnet;
 let gateway: ChildGateway;
 let agent: Agent;
 
+// tsc takes seconds alone and much longer on a busy machine: not inside a test's own time limit.
+beforeAll(() => void compiledEntry(), 180_000);
 beforeAll(async () => {
   localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
   gateway = await startChildGateway({ RPC_URL: localnet.url });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
+import { type ChildGateway, compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
 import { NPM_START } from "../../testkit/npm-start.js";
 import { type HostileRpc, type HostileShape, startHostileRpc } from "../../testkit/hostile-rpc.js";
 import { request } from "../../testkit/stack.js";
@@ -20,6 +20,8 @@ let hostile: HostileRpc;
 let gateway: ChildGateway;
 const rows: string[] = [];
 
+// tsc takes seconds alone and much longer on a busy machine: not inside a test's own time limit.
+beforeAll(() => void compiledEntry(), 180_000);
 beforeAll(async () => {
   localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
   hostile = await startHostileRpc();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { type RunningGateway, startGateway } from "../../src/platform/node-gateway.js";
+import { type RunningGateway, startGateway } from "../../src/platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, Ledger, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
-import { startChildGateway } from "../../testkit/child-gateway.js";
+import { compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
 import { captureLog } from "../../testkit/log-capture.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { rawExchange } from "../../testkit/raw-http.js";
@@ -297,6 +297,9 @@ describe("request log", () => {
 });
 
 describe("the compiled process (npm start)", () => {
+  // tsc takes seconds alone and much longer on a busy machine: not inside a test's own time limit.
+  beforeAll(() => void compiledEntry(), 180_000);
+
   it("serves /metrics and logs to stdout without the rpc URL or query strings", async () => {
     const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
     const child = await startChildGateway({ RPC_URL: localnet.url, ALLOW_PRIVATE_RPC_OVERRIDE: "true" });

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
-import { createNodeGateway } from "../../src/platform/node-gateway.js";
+import { createNodeGateway } from "../../src/platform/node/gateway.js";
 import { type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
 
 interface Example {
@@ -109,6 +109,7 @@ describe("GET /openapi.json", () => {
       .sort();
     expect(withRpc).toEqual(
       [
+        "create-subdomain",
         "domains",
         "favorite-domain",
         "multiple-favorite-domains",
@@ -116,6 +117,7 @@ describe("GET /openapi.json", () => {
         "primary-domain",
         "record-v2",
         "records-v2",
+        "register",
         "resolve",
         "reverse-lookup",
         "safe-resolve",

@@ -1,15 +1,15 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
-import { startChildGateway } from "../../testkit/child-gateway.js";
+import { compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
 import { request } from "../../testkit/stack.js";
 
 describe("graceful shutdown", () => {
   it("SIGTERM lets in-flight requests finish, then the process exits 0", async () => {
     const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH), latencyMs: 400 });
-    const child = spawn(process.execPath, ["--import", "tsx", "src/platform/node.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/platform/node/main.ts"], {
       env: { ...process.env, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -43,6 +43,9 @@ describe("graceful shutdown", () => {
 
 describe("draining on SIGTERM", () => {
   const GRACE_MS = 20_000;
+
+  // tsc takes seconds alone and much longer on a busy machine: not inside a test's own time limit.
+  beforeAll(() => void compiledEntry(), 180_000);
 
   /** GET over a keep-alive agent; resolves with status and the Connection header. */
   function keepAliveGet(agent: http.Agent, url: string): Promise<{ status: number; connection: string | undefined; body: string }> {

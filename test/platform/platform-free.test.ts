@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { workerBuildOptions } from "../../scripts/worker-bundle.mjs";
 
 /** Modules allowed to use Node APIs: only the Node platform's own files, never reached from these entries. */
-const ENTRIES = ["src/gateway.ts", "src/platform/worker.ts"];
+const ENTRIES = ["src/gateway.ts", "src/platform/workers/main.ts"];
 const NODE_ONLY_PACKAGES = /node_modules\/(undici|pino|@hono\/node-server)\//;
 const NODE_GLOBALS = /\b(process\s*\.|Buffer\b|setImmediate\b|clearImmediate\b|require\s*\()/;
 

@@ -3,8 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
-import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/platform/node-transport.js";
-import { createTransport, fetchPost } from "../../src/rpc/transport.js";
+import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/rpc/transport/undici.js";
+import { createTransport } from "../../src/rpc/transport/contract.js";
+import { fetchPost } from "../../src/rpc/transport/fetch.js";
 import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
 
 let localnet: Localnet;

@@ -30,6 +30,11 @@ export interface DocumentedRoute<P extends Shape, Q extends Shape> {
   readonly params: P;
   /** Query parameters other than `rpc`, checked after the path, in this order. */
   readonly query: Q;
+  /**
+   * A repeated query key gives its first value, as upstream's `c.req.query()`
+   * reads it; otherwise the member's schema sees the list.
+   */
+  readonly firstQueryValues?: boolean;
   /** Reads the chain: takes `rpc`, and can fail the ways an RPC exchange fails. */
   readonly rpc: boolean;
   /** `result` of a 200 answer; undefined for a route that always fails (the deprecated ones). */
@@ -138,6 +143,7 @@ export function documentedGet<P extends Shape, Q extends Shape>(
   // The route's own schemas (not their annotated copies) key the plain checks.
   const paramChecks = memberChecks(route.params, params);
   const queryChecks = memberChecks(route.query, query);
+  const firstValues = route.firstQueryValues === true;
 
   for (const path of route.paths) {
     app.openAPIRegistry.registerPath({
@@ -160,7 +166,7 @@ export function documentedGet<P extends Shape, Q extends Shape>(
       const parsedQuery: Record<string, unknown> = queryChecks.length === 0 ? NO_QUERY : {};
       for (const { name, check } of queryChecks) {
         const values = c.req.queries(name);
-        parsedQuery[name] = check(values === undefined ? undefined : values.length === 1 ? values[0] : values);
+        parsedQuery[name] = check(values === undefined ? undefined : values.length === 1 || firstValues ? values[0] : values);
       }
       return handler(c, { params: parsedParams as Parsed<P>, query: parsedQuery as Parsed<Q> });
     });

@@ -3,7 +3,7 @@ import type { Address } from "@solana/kit";
 import { tryDecodePublicKey } from "../../sns/bytes.js";
 import { type FullDomain, normalizeName, parseFullDomain, parseLabels } from "../../sns/domain.js";
 import { Record, type RecordType } from "../../sns/record-types.js";
-import { InvalidInputError } from "../error-table.js";
+import { InvalidInputError } from "../answer/classify.js";
 
 /**
  * The schemas that validate path and query input, and that `/openapi.json`
@@ -71,7 +71,7 @@ export const fullDomainParam = withPlainCheck(
 );
 
 /** TLD-less `label` or `sub.label` (or only `label` when `labels` is `[1]`), trimmed and lowercased. */
-const tldLessName = (labels: readonly number[]) =>
+export const tldLessName = (labels: readonly number[]) =>
   z.string().transform((raw, ctx) => {
     const name = normalizeName(raw);
     try {
@@ -158,7 +158,7 @@ export const pubkeysParam = z
 /**
  * The `rpc` query parameter. It is listed with each RPC-backed route's query
  * but checked only when the route first asks for its endpoint, after the path
- * (see `rpc-param.ts`), as upstream does.
+ * (see `frame/endpoint.ts`), as upstream does.
  */
 export const rpcQueryParam = z
   .string()
@@ -171,4 +171,40 @@ export const rpcQueryParam = z
       "By default an `https:` URL of a public host (see the README's Security section); " +
       "empty means not given. Checked after the path: a refused override is `400 Invalid input`.",
     example: "https://api.mainnet-beta.solana.com",
+  });
+
+/*
+ * Query members of `/register` and `/create-subdomain`, as upstream's zod
+ * schemas read them. None has a plain check: a query member can be absent.
+ */
+
+/** A base58 public key in the query, not trimmed: exactly 32 bytes (an empty value is refused). */
+export const pubkeyQueryParam = z
+  .string()
+  .refine(tryDecodePublicKey, "not a public key")
+  .transform((text) => text as Address)
+  .openapi({ description: "A base58 public key (32 bytes), not trimmed.", pattern: PUBKEY_PATTERN });
+
+/** `z.coerce.number()`: `space=` is 0, `1e3` is 1000, `0x10` is 16, ` 1 ` is 1; then an integer in range. */
+export const spaceQueryParam = (max: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(max)
+    .openapi({
+      type: "integer",
+      description: `Bytes of data the name account holds after its header, 0 to ${max}. Read as a JavaScript number (\`1e3\`, \`0x10\` and an empty value, 0, are accepted).`,
+      example: 1000,
+    });
+
+/** `true` or `false`, exactly; absent means false. */
+export const serializeQueryParam = z
+  .enum(["true", "false"])
+  .optional()
+  .transform((value) => value === "true")
+  .openapi({
+    type: "string",
+    enum: ["true", "false"],
+    description: "`true`: answer the base64 of the unsigned legacy transaction instead of the instruction list.",
   });

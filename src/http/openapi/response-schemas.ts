@@ -55,3 +55,27 @@ export const PrimaryDomain = z
   })
   .strict()
   .openapi("PrimaryDomain");
+
+export const InstructionJson = z
+  .object({
+    programId: PublicKey.describe("The program invoked."),
+    keys: z
+      .array(
+        z
+          .object({ isSigner: z.boolean(), isWritable: z.boolean(), pubkey: PublicKey })
+          .strict()
+          .openapi("InstructionAccount"),
+      )
+      .describe("The accounts, in the program's order; an account named twice is listed twice."),
+    data: z.string().describe("Base64 of the instruction data."),
+  })
+  .strict()
+  .openapi("Instruction");
+
+/** `result` of the write routes: the instructions, or with `serialize=true` the unsigned transaction. */
+export const TransactionResult = z
+  .union([
+    z.array(InstructionJson),
+    z.string().describe("Base64 of the unsigned legacy transaction: zeroed signature slots, fee payer first, a recent blockhash."),
+  ])
+  .openapi("TransactionResult");

@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { isDocsAssetName } from "../docs-assets.js";
-import { fail } from "../envelope.js";
+import { fail } from "../answer/envelope.js";
 import { DOCS_CSP, DOCS_HTML, DOCS_INIT_JS } from "../openapi/docs-page.js";
 import { errorEnvelope } from "../openapi/response-schemas.js";
 

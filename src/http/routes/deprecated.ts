@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../deps.js";
-import { fail } from "../envelope.js";
+import { fail } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 
 const DEPRECATED = {

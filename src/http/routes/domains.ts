@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { listWalletDomains } from "../../sns/queries/wallet-domains.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeyParam } from "../openapi/request-schemas.js";
 import { WalletDomain } from "../openapi/response-schemas.js";

@@ -1,11 +1,13 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv } from "../deps.js";
+import { createSubdomainRoute } from "./create-subdomain.js";
 import { deprecatedRoutes } from "./deprecated.js";
 import { domainKeyRoute } from "./domain-key.js";
 import { domainsRoute } from "./domains.js";
 import { multiplePrimaryDomainsRoute } from "./multiple-primary-domains.js";
 import { primaryDomainRoute } from "./primary-domain.js";
 import { recordRoutes } from "./records.js";
+import { registerRoute } from "./register.js";
 import { resolveRoutes } from "./resolve.js";
 import { reverseKeyRoute } from "./reverse-key.js";
 import { serviceRoutes } from "./service.js";
@@ -25,4 +27,6 @@ export const ROUTES: readonly ((deps: AppDeps) => OpenAPIHono<AppEnv>)[] = [
   primaryDomainRoute,
   multiplePrimaryDomainsRoute,
   subdomainsRoute,
+  registerRoute,
+  createSubdomainRoute,
 ];

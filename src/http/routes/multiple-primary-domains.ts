@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { findPrimaryDomains } from "../../sns/queries/primary-domains.js";
 import type { AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeysParam } from "../openapi/request-schemas.js";
 

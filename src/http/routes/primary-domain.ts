@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { findPrimaryDomain } from "../../sns/queries/primary-domain.js";
 import type { AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeyParam } from "../openapi/request-schemas.js";
 import { PrimaryDomain } from "../openapi/response-schemas.js";

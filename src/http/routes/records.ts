@@ -3,7 +3,7 @@ import { deriveDomainKey, deriveRecordV2Key } from "../../sns/derive.js";
 import { readRecordV2, readRecordsV2 } from "../../sns/queries/records.js";
 import { Record } from "../../sns/record-types.js";
 import type { AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { domainNameParam, recordsQueryParam, recordTypeParam } from "../openapi/request-schemas.js";
 import { PublicKey, RecordV2, RecordV2BatchItem } from "../openapi/response-schemas.js";

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { deriveReverseKeyOfName } from "../../sns/derive.js";
 import type { AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { domainNameParam } from "../openapi/request-schemas.js";
 import { PublicKey } from "../openapi/response-schemas.js";

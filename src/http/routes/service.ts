@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 
 const ROOT_MESSAGE = "SNS resolution gateway: see /health, /resolve/:domain";

@@ -1,7 +1,7 @@
 import { BrokenCircuitError } from "cockatiel";
 import type { AnswerLimits } from "../answer-shape.js";
 import { RpcError } from "../errors.js";
-import type { RpcTransport } from "../transport.js";
+import type { RpcTransport } from "../transport/contract.js";
 import type { Telemetry } from "../../telemetry.js";
 import type { EndpointHealth } from "./endpoint-health.js";
 import { failoverKindOf } from "./fault-kind.js";

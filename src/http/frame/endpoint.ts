@@ -1,0 +1,42 @@
+import type { Context } from "hono";
+import type { RpcEndpoint } from "../../rpc/endpoint.js";
+import type { EndpointSelector } from "../../rpc/endpoints.js";
+import type { AppEnv } from "../deps.js";
+import { InvalidInputError } from "../answer/classify.js";
+import { rpcQueryParam } from "../openapi/request-schemas.js";
+import { countingView } from "./rpc-usage.js";
+
+/**
+ * The `rpc` query parameter (`raw`, as `c.req.query("rpc")` reads it): an
+ * endpoint override for this request only. Absent or empty means "use
+ * RPC_URL". Its URL policy is applied when the endpoint is selected, after
+ * path validation, as upstream does.
+ */
+export function rpcOverride(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = rpcQueryParam.safeParse(raw);
+  if (!parsed.success) throw new InvalidInputError("rpc parameter too long");
+  return parsed.data;
+}
+
+/** Whether a request named an override at all (`rpc=%20` counts, as upstream). */
+export const namesOverride = (raw: string | undefined): boolean => (raw ?? "") !== "";
+
+/**
+ * Offers routes `c.get("rpc")()`: the endpoint for this request, chosen once
+ * and only when first asked for, so a route validates its path before the
+ * `rpc` parameter (`raw`) is looked at, as upstream does. What the request
+ * reads through it is counted in `rpcUsage`, for the request log. (Variables
+ * are read with `c.get`: each read of `c.var` copies all of them into a new
+ * object.)
+ */
+export function offerEndpoint(c: Context<AppEnv>, endpoints: EndpointSelector, raw: string | undefined): void {
+  let chosen: RpcEndpoint | undefined;
+  c.set("rpc", () => {
+    if (chosen) return chosen;
+    const usage = { calls: 0, accounts: 0 };
+    chosen = countingView(endpoints.select(rpcOverride(raw)), usage);
+    c.set("rpcUsage", usage);
+    return chosen;
+  });
+}

@@ -1,0 +1,22 @@
+/** What upstream's `cors({ origin: "*" })` answers to a preflight (PROTOCOL §7.7). */
+const ALLOW_METHODS = "GET,HEAD,PUT,POST,DELETE,PATCH";
+
+/**
+ * CORS for any origin. Envelope answers carry `Access-Control-Allow-Origin`
+ * from the start (answer/envelope.ts); any other answer gets it once the route has
+ * answered (frame.ts). Hono rebuilds every response when a header is
+ * put on `c.res` before the route (as its `cors()` does) and builds a
+ * `Headers` per request when it is put on the context with `c.header`;
+ * setting it on the finished answer does neither.
+ *
+ * A preflight (any `OPTIONS`) is answered here, before any route: `requested`
+ * is its `Access-Control-Request-Headers`.
+ */
+export function preflightAnswer(requested: string | undefined): Response {
+  const headers = new Headers({ "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": ALLOW_METHODS });
+  if (requested) {
+    headers.set("Access-Control-Allow-Headers", requested.split(",").map((name) => name.trim()).join(","));
+    headers.append("Vary", "Access-Control-Request-Headers");
+  }
+  return new Response(null, { status: 204, statusText: "No Content", headers });
+}

@@ -1,0 +1,91 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { pino } from "pino";
+import type { GatewayConfig } from "../../config.js";
+import { type Gateway, type Platform, createGateway } from "../../gateway.js";
+import type { Logger } from "../../logger.js";
+import type { Defer } from "../../rpc/account-loader.js";
+import { nodeDocsAssets } from "./docs-assets.js";
+import { PrometheusTelemetry } from "./metrics.js";
+import { createDrainableServer } from "./listener.js";
+import { incomingHeader, nodeRequestHeader } from "./request-header.js";
+import { nodeContextRequestKey, nodeRequestKey } from "./request-key.js";
+import { nodeSettlePacing } from "./settle-pacing.js";
+import { createNodeTransports } from "../../rpc/transport/undici.js";
+
+/** After the current macrotask's I/O callbacks: reads requested by every request parsed in this turn leave together. */
+const deferToCheckPhase: Defer = (task) => {
+  const immediate = setImmediate(task);
+  return () => clearImmediate(immediate);
+};
+
+export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
+  const metrics = config.metrics ? new PrometheusTelemetry() : undefined;
+  return {
+    telemetry: metrics,
+    metrics,
+    logger,
+    transports: () => createNodeTransports({ allowPrivate: config.allowPrivateRpcOverride }),
+    defer: deferToCheckPhase,
+    settlePacing: nodeSettlePacing(config.rpcSettleSlice),
+    peerAddress: (c) => getConnInfo(c).remote.address,
+    requestHeader: nodeRequestHeader,
+    requestKey: nodeContextRequestKey,
+    docsAssets: nodeDocsAssets(),
+  };
+}
+
+/** The gateway on Node: undici transports with the connect-time DNS check, pino logs. */
+export const createNodeGateway = (config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Gateway =>
+  createGateway(config, nodePlatform(config, logger));
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly server: Server;
+  readonly gateway: Gateway;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then releases everything. */
+  close(): Promise<void>;
+}
+
+/** `platform` replaces parts of the Node platform (tests: a fixed clock). */
+export async function startGateway(config: GatewayConfig, logger?: Logger, platform?: Partial<Platform>): Promise<RunningGateway> {
+  const log = logger ?? pino({ level: config.logLevel });
+  const gateway = createGateway(config, { ...nodePlatform(config, log), ...platform });
+  const shortcut = gateway.resolveShortcut;
+  const drainable = createDrainableServer({
+    fetch: gateway.app.fetch,
+    logger: gateway.logger,
+    headersTimeoutMs: config.headersTimeoutMs,
+    ...(shortcut && {
+      answerBeforeApp(request, response) {
+        const key = nodeRequestKey(request);
+        const answer = key === undefined ? undefined : shortcut.answer(key, incomingHeader(request, "x-request-id"));
+        if (!answer) return false;
+        response.writeHead(answer.status, answer.headers);
+        response.end(answer.body);
+        return true;
+      },
+    }),
+  });
+  const { server } = drainable;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    server,
+    gateway,
+    close() {
+      closing ??= drainable.drain(config.shutdownGraceMs).then(() => gateway.dispose());
+      return closing;
+    },
+  };
+}

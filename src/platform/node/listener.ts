@@ -1,0 +1,130 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import type { Socket } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import type { Logger } from "../../logger.js";
+import { ENVELOPE_HEADERS } from "../../http/answer/envelope.js";
+
+export interface ListenerOptions {
+  readonly fetch: (request: Request) => Response | Promise<Response>;
+  readonly logger: Logger;
+  /** Time a client has to send a request's headers; the whole request gets twice that. */
+  readonly headersTimeoutMs: number;
+  /**
+   * Answers a request before the app when it can (true: answered), as the
+   * app would answer it; a throw leaves the request to the app.
+   */
+  readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse) => boolean;
+}
+
+/** A Node HTTP server that can be drained: see `drain`. */
+export interface DrainableServer {
+  readonly server: Server;
+  /**
+   * Stops accepting, closes idle keep-alive sockets at once, answers the
+   * requests in flight with `Connection: close`, and resolves when the last
+   * one is answered, or after `graceMs` with the rest cut off.
+   */
+  drain(graceMs: number): Promise<void>;
+}
+
+const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+
+function envelopeBytes(status: number, message: string): string {
+  const body = JSON.stringify({ s: "error", result: message });
+  const headers = Object.entries({ ...ENVELOPE_HEADERS, "Content-Length": String(Buffer.byteLength(body)), Connection: "close" });
+  return `HTTP/1.1 ${status} ${REASONS[status]}\r\n${headers.map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n${body}`;
+}
+
+/** Failures Node's parser reports before any request exists, as envelope answers. */
+function parserFailure(code: string | undefined): { status: number; message: string } {
+  if (code === "HPE_HEADER_OVERFLOW") return { status: 431, message: "Request headers too large" };
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return { status: 408, message: "Request timeout" };
+  return { status: 400, message: "Bad request" };
+}
+
+/**
+ * Every answer the process writes is in the envelope with CORS, including
+ * the ones produced below the app: malformed requests rejected by Node's
+ * parser, and requests the adapter cannot turn into a `Request` (missing or
+ * malformed `Host`, a request target such as `*`).
+ */
+export function createDrainableServer(options: ListenerOptions): DrainableServer {
+  const { logger } = options;
+  const appListener = getRequestListener(options.fetch, {
+    errorHandler: (error) => {
+      logger.info({ status: 400, error: (error as Error)?.message }, "request refused by the HTTP adapter");
+      return new Response(JSON.stringify({ s: "error", result: "Bad request" }), {
+        status: 400,
+        headers: { ...ENVELOPE_HEADERS, Connection: "close" },
+      });
+    },
+  });
+  const { answerBeforeApp } = options;
+  const listener = answerBeforeApp
+    ? (request: IncomingMessage, response: ServerResponse) => {
+        let answered = false;
+        try {
+          answered = answerBeforeApp(request, response);
+        } catch (error) {
+          logger.warn({ err: error }, "answer before the app failed; the app answers");
+        }
+        if (answered) return;
+        // Headers written by a failed answer cannot be taken back.
+        if (response.headersSent) response.destroy();
+        else void appListener(request, response);
+      }
+    : appListener;
+  const server = createServer(
+    {
+      // A missing Host is answered by the adapter's error handler, in the envelope.
+      requireHostHeader: false,
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.headersTimeoutMs * 2,
+      // Node enforces both timeouts only when it checks, every 30 s by default.
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs),
+    },
+    listener,
+  );
+
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { status, message } = parserFailure(error.code);
+    logger.info({ status, error: error.code ?? "client error" }, "request refused by the HTTP parser");
+    socket.end(envelopeBytes(status, message));
+  });
+
+  const inFlight = new Set<ServerResponse>();
+  // One listener for every response ("close" is emitted once): no closure and no `once` wrapper per request.
+  function answered(this: ServerResponse): void {
+    inFlight.delete(this);
+  }
+  let draining = false;
+  // Runs before the app's listener, so the header is in place before any answer is written.
+  server.prependListener("request", (_: IncomingMessage, response: ServerResponse) => {
+    if (draining) response.setHeader("Connection", "close");
+    inFlight.add(response);
+    response.on("close", answered);
+  });
+
+  let drained: Promise<void> | undefined;
+  return {
+    server,
+    drain(graceMs) {
+      drained ??= new Promise<void>((resolve) => {
+        draining = true;
+        for (const response of inFlight) if (!response.headersSent) response.setHeader("Connection", "close");
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return drained;
+    },
+  };
+}

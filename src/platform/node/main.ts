@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig } from "../../config.js";
+import { hostLabels } from "../../rpc/failover/host-label.js";
+import { startGateway } from "./gateway.js";
+import { createNodeLog } from "./log.js";
+
+/** Process entry: configuration from the environment, listen, drain on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { logger, flushSync } = createNodeLog(config.logLevel);
+  if (config.rpcUrls.length === 0) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
+  const running = await startGateway(config, logger);
+  logger.info({ url: running.url, rpc: config.rpcUrls.length > 0 ? hostLabels(config.rpcUrls) : null }, "listening");
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, "draining in-flight requests");
+    running.close().then(
+      () => {
+        logger.info("stopped");
+        flushSync();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        flushSync();
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,285 @@
+import { Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import type {
+  CoalescedKind,
+  EndpointCircuitState,
+  TokenizedIndexFallback,
+  TokenizedIndexState,
+  MetricsExporter,
+  RpcCallOutcome,
+  RpcEndpointLabel,
+  RpcRequestOutcome,
+  Telemetry,
+} from "../../telemetry.js";
+import { type CounterChild, type HistogramChild, PlainCounter, PlainHistogram } from "./plain-metrics.js";
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * Telemetry as Prometheus metrics, in a registry of its own (several
+ * gateways may share a process, as in tests). On the request path each
+ * report is a few map lookups and an increment of a plain number on a label
+ * child made on first use (plain-metrics.ts); gauges are plain numbers read
+ * when `/metrics` is scraped.
+ */
+export class PrometheusTelemetry implements Telemetry, MetricsExporter {
+  readonly registry = new Registry();
+  private httpInFlight = 0;
+  private rpcInFlight = 0;
+  private rpcQueued = 0;
+
+  private readonly httpRequests = new PlainCounter({
+    name: "sns_gateway_http_requests_total",
+    help: "HTTP requests answered, by route pattern, method and status",
+    registers: [this.registry],
+  });
+  private readonly httpDuration = new PlainHistogram(
+    {
+      name: "sns_gateway_http_request_duration_seconds",
+      help: "Time from a request entering the app to its answer, by route pattern",
+      registers: [this.registry],
+    },
+    LATENCY_BUCKETS,
+  );
+  private readonly rpcRequests = new PlainCounter({
+    name: "sns_gateway_rpc_requests_total",
+    help: "HTTP requests sent to RPC nodes, by endpoint (rpc_url or override) and outcome",
+    registers: [this.registry],
+  });
+  private readonly rpcDuration = new PlainHistogram(
+    {
+      name: "sns_gateway_rpc_request_duration_seconds",
+      help: "Duration of HTTP requests to RPC nodes, by endpoint",
+      registers: [this.registry],
+    },
+    LATENCY_BUCKETS,
+  );
+  private readonly rpcCalls = new PlainCounter({
+    name: "sns_gateway_rpc_calls_total",
+    help: "JSON-RPC calls by method and outcome (ok, rpc_error, transport_fault, timeout)",
+    registers: [this.registry],
+  });
+  private readonly batchCalls = new PlainHistogram(
+    {
+      name: "sns_gateway_rpc_batch_calls",
+      help: "JSON-RPC calls carried by one RPC HTTP request",
+      registers: [this.registry],
+    },
+    [1, 2, 3, 5, 10, 20],
+  );
+  private readonly batchAccounts = new PlainHistogram(
+    {
+      name: "sns_gateway_rpc_batch_accounts",
+      help: "Account keys in one getMultipleAccounts call",
+      registers: [this.registry],
+    },
+    [1, 2, 5, 10, 20, 50, 100],
+  );
+  private readonly pacedReplies = new PlainCounter({
+    name: "sns_gateway_rpc_paced_replies_total",
+    help: "Batch replies whose reads were settled over several event-loop turns (RPC_SETTLE_SLICE)",
+    registers: [this.registry],
+  });
+  private readonly coalescedCount = new PlainCounter({
+    name: "sns_gateway_coalesced_total",
+    help: "Requests that shared work already under way: a resolution, or an account read queued or in flight",
+    registers: [this.registry],
+  });
+  private readonly cacheLookups = new PlainCounter({
+    name: "sns_gateway_resolve_cache_total",
+    help: "Lookups in the resolve response cache, by result (hit, miss), and refreshes started ahead of expiry (refresh)",
+    registers: [this.registry],
+  });
+
+  private readonly endpointEvents = new PlainCounter({
+    name: "sns_gateway_rpc_endpoint_events_total",
+    help: "Per endpoint of a several-URL RPC_URL (by host): reads sent (request), reads that left it for the next endpoint (failover), hedges sent to it (hedge)",
+    registers: [this.registry],
+  });
+  private readonly endpointFaults = new PlainCounter({
+    name: "sns_gateway_rpc_endpoint_faults_total",
+    help: "Faults of each endpoint of a several-URL RPC_URL (by host), by kind",
+    registers: [this.registry],
+  });
+  private readonly indexFallbacks = new PlainCounter({
+    name: "sns_gateway_tokenized_index_fallbacks_total",
+    help: "/domains requests that found tokenized domains by scanning because the index could not answer, by reason (building, failed, over_budget, slow)",
+    registers: [this.registry],
+  });
+  private readonly indexFallbackSeries = new Map<TokenizedIndexFallback, CounterChild>();
+  private indexState: TokenizedIndexState | undefined;
+  /** The circuit state of each endpoint host. */
+  private readonly circuits = new Map<string, EndpointCircuitState>();
+  private readonly endpointEventSeries = new Map<string, CounterChild>();
+  private readonly endpointFaultSeries = new Map<string, CounterChild>();
+
+  private readonly requestsByRoute = new Map<string, Map<string, Map<number, CounterChild>>>();
+  private readonly durationByRoute = new Map<string, HistogramChild>();
+  private readonly rpcRequestsByEndpoint = new Map<RpcEndpointLabel, Map<RpcRequestOutcome, CounterChild>>();
+  private readonly rpcDurationByEndpoint = new Map<RpcEndpointLabel, HistogramChild>();
+  private readonly callsByMethod = new Map<string, Map<RpcCallOutcome, CounterChild>>();
+  private readonly coalescedByKind: Record<CoalescedKind, CounterChild> = {
+    resolution: this.coalescedCount.child({ kind: "resolution" }),
+    account: this.coalescedCount.child({ kind: "account" }),
+  };
+  // Series with fixed labels (or none) are shown from the first scrape, at 0.
+  private readonly cacheHit = this.cacheLookups.child({ result: "hit" });
+  private readonly cacheMiss = this.cacheLookups.child({ result: "miss" });
+  private readonly cacheRefresh = this.cacheLookups.child({ result: "refresh" });
+  private readonly batchCallsSeries = this.batchCalls.child({});
+  private readonly batchAccountsSeries = this.batchAccounts.child({});
+  private readonly pacedRepliesSeries = this.pacedReplies.child({});
+
+  constructor() {
+    const self = this;
+    new Gauge({
+      name: "sns_gateway_http_requests_in_flight",
+      help: "HTTP requests being answered",
+      registers: [this.registry],
+      collect() {
+        this.set(self.httpInFlight);
+      },
+    });
+    new Gauge({
+      name: "sns_gateway_rpc_requests_in_flight",
+      help: "HTTP requests to RPC nodes awaiting their answer",
+      registers: [this.registry],
+      collect() {
+        this.set(self.rpcInFlight);
+      },
+    });
+    new Gauge({
+      name: "sns_gateway_rpc_queue_depth",
+      help: "Account keys and calls waiting for a free RPC request slot, all endpoints together",
+      registers: [this.registry],
+      collect() {
+        this.set(self.rpcQueued);
+      },
+    });
+    new Gauge({
+      name: "sns_gateway_rpc_endpoint_circuit",
+      help: "Circuit of each endpoint of a several-URL RPC_URL (by host): 1 for its state, closed (in rotation), open (out of rotation) or half_open (being probed)",
+      labelNames: ["endpoint", "state"],
+      registers: [this.registry],
+      collect() {
+        for (const [endpoint, current] of self.circuits) {
+          for (const state of ["closed", "open", "half_open"] as const) this.set({ endpoint, state }, state === current ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: "sns_gateway_tokenized_index_state",
+      help: "State of the tokenized index: 1 for its state (idle, building, ready, failed, over_budget)",
+      labelNames: ["state"],
+      registers: [this.registry],
+      collect() {
+        if (self.indexState === undefined) return;
+        for (const state of ["idle", "building", "ready", "failed", "over_budget"] as const) {
+          this.set({ state }, state === self.indexState ? 1 : 0);
+        }
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  httpRequestStarted(): void {
+    this.httpInFlight++;
+  }
+
+  httpRequestFinished(route: string, method: string, status: number, seconds: number): void {
+    this.httpInFlight--;
+    let byMethod = this.requestsByRoute.get(route);
+    if (!byMethod) this.requestsByRoute.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let requests = byStatus.get(status);
+    if (!requests) byStatus.set(status, (requests = this.httpRequests.child({ route, method, status: String(status) })));
+    requests.value++;
+    let duration = this.durationByRoute.get(route);
+    if (!duration) this.durationByRoute.set(route, (duration = this.httpDuration.child({ route })));
+    this.httpDuration.observe(duration, seconds);
+  }
+
+  rpcRequestStarted(): void {
+    this.rpcInFlight++;
+  }
+
+  rpcRequestFinished(endpoint: RpcEndpointLabel, outcome: RpcRequestOutcome, seconds: number): void {
+    this.rpcInFlight--;
+    let byOutcome = this.rpcRequestsByEndpoint.get(endpoint);
+    if (!byOutcome) this.rpcRequestsByEndpoint.set(endpoint, (byOutcome = new Map()));
+    let requests = byOutcome.get(outcome);
+    if (!requests) byOutcome.set(outcome, (requests = this.rpcRequests.child({ endpoint, outcome })));
+    requests.value++;
+    let duration = this.rpcDurationByEndpoint.get(endpoint);
+    if (!duration) this.rpcDurationByEndpoint.set(endpoint, (duration = this.rpcDuration.child({ endpoint })));
+    this.rpcDuration.observe(duration, seconds);
+  }
+
+  rpcCall(method: string, outcome: RpcCallOutcome): void {
+    let byOutcome = this.callsByMethod.get(method);
+    if (!byOutcome) this.callsByMethod.set(method, (byOutcome = new Map()));
+    let calls = byOutcome.get(outcome);
+    if (!calls) byOutcome.set(outcome, (calls = this.rpcCalls.child({ method, outcome })));
+    calls.value++;
+  }
+
+  rpcBatchSent(calls: number): void {
+    this.batchCalls.observe(this.batchCallsSeries, calls);
+  }
+
+  accountsBatched(keys: number): void {
+    this.batchAccounts.observe(this.batchAccountsSeries, keys);
+  }
+
+  rpcReplyPaced(): void {
+    this.pacedRepliesSeries.value++;
+  }
+
+  rpcEndpointEvent(endpoint: string, event: "request" | "failover" | "hedge"): void {
+    const key = `${endpoint}\n${event}`;
+    let series = this.endpointEventSeries.get(key);
+    if (!series) this.endpointEventSeries.set(key, (series = this.endpointEvents.child({ endpoint, event })));
+    series.value++;
+  }
+
+  rpcEndpointFault(endpoint: string, kind: string): void {
+    const key = `${endpoint}\n${kind}`;
+    let series = this.endpointFaultSeries.get(key);
+    if (!series) this.endpointFaultSeries.set(key, (series = this.endpointFaults.child({ endpoint, kind })));
+    series.value++;
+  }
+
+  rpcEndpointCircuit(endpoint: string, state: EndpointCircuitState): void {
+    this.circuits.set(endpoint, state);
+  }
+
+  tokenizedIndexState(state: TokenizedIndexState): void {
+    this.indexState = state;
+  }
+
+  tokenizedIndexFallback(reason: TokenizedIndexFallback): void {
+    let series = this.indexFallbackSeries.get(reason);
+    if (!series) this.indexFallbackSeries.set(reason, (series = this.indexFallbacks.child({ reason })));
+    series.value++;
+  }
+
+  rpcQueueChanged(delta: number): void {
+    this.rpcQueued += delta;
+  }
+
+  coalesced(kind: CoalescedKind): void {
+    this.coalescedByKind[kind].value++;
+  }
+
+  resolveCache(result: "hit" | "miss" | "refresh"): void {
+    (result === "hit" ? this.cacheHit : result === "miss" ? this.cacheMiss : this.cacheRefresh).value++;
+  }
+}

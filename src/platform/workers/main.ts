@@ -1,0 +1,109 @@
+import type { ExecutionContext } from "hono";
+import { ConfigError, type Env, type GatewayConfig, loadConfig } from "../../config.js";
+import type { Gateway } from "../../gateway.js";
+import { type DocsAssets, docsAsset } from "../../http/docs-assets.js";
+import { ENVELOPE_HEADERS } from "../../http/answer/envelope.js";
+import { createFetchTransports } from "../../rpc/transport/fetch.js";
+import { createConsoleLogger } from "./console-logger.js";
+import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js?text";
+import swaggerUiCss from "swagger-ui-dist/swagger-ui.css?text";
+
+/** The /docs assets travel inside the bundle (see scripts/worker-bundle.mjs). */
+const BUNDLED_DOCS = {
+  "swagger-ui-bundle.js": docsAsset("swagger-ui-bundle.js", swaggerUiBundle),
+  "swagger-ui.css": docsAsset("swagger-ui.css", swaggerUiCss),
+};
+const bundledDocsAssets: DocsAssets = async (name) => BUNDLED_DOCS[name];
+
+/** The part of the Workers runtime's Cache API this entry uses (no dependency on its type package). */
+interface EdgeCache {
+  match(request: Request): Promise<Response | undefined>;
+  put(request: Request, response: Response): Promise<void>;
+}
+declare const caches: { readonly default: EdgeCache };
+
+/** Bindings: `[vars]` and secrets of wrangler.toml, with the same names as Node's environment variables. */
+type Bindings = Record<string, unknown>;
+
+const RESOLVE_PATHS = ["/resolve/", "/safe-resolve/"];
+
+/** wrangler `[vars]` may be numbers or booleans; the settings are read as the strings Node would see. */
+function settingsFrom(bindings: Bindings): Env {
+  const env: Env = {};
+  for (const [name, value] of Object.entries(bindings)) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") env[name] = String(value);
+  }
+  return env;
+}
+
+interface Built {
+  readonly config: GatewayConfig;
+  readonly gateway: Gateway;
+}
+
+/**
+ * Built on the first request of an isolate (bindings are known only then)
+ * and kept: the app, the routes and plain data (answer cache, `.sol` cutoff
+ * knowledge). RPC endpoints and their loaders are built per request.
+ */
+let built: Built | ConfigError | undefined;
+
+/**
+ * The gateway's modules, loaded on the first request: workerd refuses some
+ * of what their dependencies do at module scope (cockatiel creates an
+ * AbortController at import), and a dynamic import of a bundled module runs
+ * its top-level code when first imported, inside a handler. Each request
+ * awaits its own import (Workers may not share a promise between requests);
+ * the module is kept once loaded.
+ */
+let gatewayModule: typeof import("../../gateway.js") | undefined;
+
+async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
+  if (built) return built;
+  gatewayModule ??= await import("../../gateway.js");
+  if (built) return built;
+  const { createGateway } = gatewayModule;
+  try {
+    const config = loadConfig(settingsFrom(bindings));
+    const gateway = createGateway(config, {
+      logger: createConsoleLogger(config.logLevel),
+      transports: createFetchTransports,
+      // Set by Cloudflare's edge (and by workerd's local server) to the client's address.
+      peerAddress: (c) => c.req.header("cf-connecting-ip"),
+      endpointsPerRequest: true,
+      docsAssets: bundledDocsAssets,
+    });
+    built = { config, gateway };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    built = error;
+  }
+  return built;
+}
+
+const misconfigured = (error: ConfigError) =>
+  new Response(JSON.stringify({ s: "error", result: error.message }), { status: 500, headers: ENVELOPE_HEADERS });
+
+/** `/resolve` answers through the Cache API: shared by the isolates of a location, for RESOLVE_CACHE_TTL_MS. */
+function cacheable(request: Request, config: GatewayConfig): boolean {
+  if (config.resolveCacheTtlMs <= 0 || request.method !== "GET") return false;
+  const url = new URL(request.url);
+  return RESOLVE_PATHS.some((prefix) => url.pathname.startsWith(prefix)) && !url.searchParams.get("rpc");
+}
+
+export default {
+  async fetch(request: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
+    const state = built ?? (await gatewayFor(bindings));
+    if (state instanceof ConfigError) return misconfigured(state);
+    const { config, gateway } = state;
+    if (!cacheable(request, config)) return gateway.app.fetch(request, bindings, ctx);
+    const cache = caches.default;
+    const hit = await cache.match(request).catch(() => undefined);
+    if (hit) return hit;
+    const response = await gateway.app.fetch(request, bindings, ctx);
+    if (response.status === 200 && (response.headers.get("cache-control") ?? "").startsWith("public")) {
+      ctx.waitUntil(cache.put(request, response.clone()).catch(() => undefined));
+    }
+    return response;
+  },
+};

@@ -1,0 +1,205 @@
+import { type AnswerLimits, AnswerShapeGuard } from "../answer-shape.js";
+import type { ByteBudget } from "../byte-budget.js";
+import { HttpStatusError, RpcEndpointRefusedError, RpcError, parseRetryAfter } from "../errors.js";
+
+/** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
+export interface RpcTransport {
+  readonly url: string;
+  readonly maxResponseBytes: number;
+  /**
+   * `limits` bound the answer's size and structure before it is parsed;
+   * `signal` ends the exchange early (a failover deadline, a hedge that lost):
+   * it then fails as a timeout.
+   */
+  post(body: string, limits?: AnswerLimits, signal?: AbortSignal): Promise<unknown>;
+}
+
+export interface TransportLimits {
+  readonly timeoutMs: number;
+  /** Ceiling for one answer whatever the request; `post` callers may ask for less. */
+  readonly maxResponseBytes: number;
+  /** Bytes of answers this endpoint may hold at once (shared with its pool and the process). */
+  readonly budget: ByteBudget;
+}
+
+/**
+ * How a platform reaches RPC endpoints. Node uses undici with a connect-time
+ * DNS check for overrides; Workers use `fetch`, where only the static URL
+ * rules apply.
+ */
+export interface TransportFactory {
+  /** To the operator's `RPC_URL`: any address. */
+  trusted(url: string, limits: TransportLimits): RpcTransport;
+  /** To a request-supplied endpoint: refuses non-public addresses where the platform can see them. */
+  override(url: string, limits: TransportLimits): RpcTransport;
+  /** Releases connections; called after the HTTP server has drained. */
+  close(): Promise<void>;
+}
+
+/** The raw HTTP answer a platform's client hands over. */
+export interface RawAnswer {
+  readonly status: number;
+  /** Declared Content-Length, when there is a valid one. */
+  readonly contentLength: number | undefined;
+  /** The `Retry-After` header, when the answer has one. */
+  readonly retryAfter?: string | null;
+  readonly body: AsyncIterable<Uint8Array>;
+  /** Drops the rest of the body (so a connection can be reused or closed). */
+  discard(): Promise<void>;
+}
+
+/** Sends one POST; `signal` aborts it (timeout or an oversized answer). */
+export type PostRequest = (url: string, body: string, signal: AbortSignal) => Promise<RawAnswer>;
+
+function refusalIn(error: unknown): RpcEndpointRefusedError | null {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if (cause instanceof RpcEndpointRefusedError) return cause;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/**
+ * The typed error for a failed exchange, whatever the HTTP client threw:
+ * typed errors pass through, a refusal is found in the cause chain, and the
+ * rest is a timeout when the deadline had passed and a network failure
+ * otherwise.
+ */
+export function exchangeFault(error: unknown, timedOut: boolean, timeoutMs: number): RpcError | RpcEndpointRefusedError {
+  if (error instanceof RpcError) return error;
+  const refusal = refusalIn(error);
+  if (refusal) return refusal;
+  if (timedOut) return new RpcError("timeout", `no RPC answer within ${timeoutMs} ms`, { cause: error });
+  return new RpcError("network", `RPC request failed: ${(error as Error)?.message ?? error}`, { cause: error });
+}
+
+export const httpStatusFault = (status: number, retryAfter?: string | null) =>
+  new HttpStatusError(status, parseRetryAfter(retryAfter));
+
+export const declaredTooLarge = (length: number, maxBytes: number) =>
+  new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${maxBytes}`);
+
+const overBudget = () => new RpcError("overloaded", "RPC answers in flight exceed the memory budget");
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return joined;
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * Collects an answer's bytes within its limits and parses them. Bytes count
+ * against the budget from the first chunk until parsing is done (or
+ * `release`): the raw text and the parsed value are what a burst of large
+ * answers would pile up.
+ */
+export class AnswerReader {
+  private readonly guard: AnswerShapeGuard;
+  private readonly chunks: Uint8Array[] = [];
+  private held = 0;
+
+  constructor(
+    limits: AnswerLimits,
+    private readonly budget: ByteBudget,
+  ) {
+    this.guard = new AnswerShapeGuard(limits);
+  }
+
+  /** Throws a typed error once the answer outgrows its limits or the budget. */
+  push(chunk: Uint8Array): void {
+    this.guard.feed(chunk);
+    if (!this.budget.tryTake(chunk.length)) throw overBudget();
+    this.held += chunk.length;
+    this.chunks.push(chunk);
+  }
+
+  /** Parses what was pushed and gives the bytes back to the budget. */
+  parse(): unknown {
+    try {
+      const text = utf8.decode(concat(this.chunks, this.held));
+      this.chunks.length = 0;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new RpcError("invalid-response", "RPC answer is not JSON");
+      }
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Gives the bytes held back to the budget (the answer is dropped). */
+  release(): void {
+    this.chunks.length = 0;
+    this.budget.release(this.held);
+    this.held = 0;
+  }
+}
+
+async function readJson(body: AsyncIterable<Uint8Array>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
+  const reader = new AnswerReader(limits, budget);
+  try {
+    for await (const chunk of body) reader.push(chunk);
+    return reader.parse();
+  } finally {
+    reader.release();
+  }
+}
+
+/** The answer limits of one post: what the caller asked, never above the transport's ceiling. */
+export const answerLimitsWithin = (asked: AnswerLimits, maxResponseBytes: number): AnswerLimits =>
+  asked.maxBytes > maxResponseBytes ? { ...asked, maxBytes: maxResponseBytes } : asked;
+
+/** The limits of a post that asks for none: the transport's byte ceiling, generous structure limits. */
+export const defaultAnswerLimits = (maxResponseBytes: number): AnswerLimits => ({
+  maxBytes: maxResponseBytes,
+  maxTokens: 1_000_000,
+  maxDepth: 16,
+});
+
+/**
+ * A transport over any HTTP client: the timeout, the status check, the
+ * declared and streamed size limits, the answer-shape guard and the byte
+ * budget are the same on every platform.
+ */
+export function createTransport(url: string, limits: TransportLimits, send: PostRequest): RpcTransport {
+  const { timeoutMs, maxResponseBytes, budget } = limits;
+  const ceiling = defaultAnswerLimits(maxResponseBytes);
+  return {
+    url,
+    maxResponseBytes,
+    async post(body, answerLimits = ceiling, signal) {
+      const effective = answerLimitsWithin(answerLimits, maxResponseBytes);
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), timeoutMs);
+      const stop = () => controller.abort();
+      signal?.addEventListener("abort", stop);
+      if (signal?.aborted) controller.abort();
+      try {
+        const answer = await send(url, body, controller.signal);
+        if (answer.status < 200 || answer.status >= 300) {
+          await answer.discard().catch(() => undefined);
+          throw httpStatusFault(answer.status, answer.retryAfter);
+        }
+        const length = answer.contentLength;
+        if (length !== undefined && length > effective.maxBytes) {
+          controller.abort();
+          throw declaredTooLarge(length, effective.maxBytes);
+        }
+        return await readJson(answer.body, effective, budget);
+      } catch (error) {
+        throw exchangeFault(error, controller.signal.aborted, timeoutMs);
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", stop);
+      }
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from "node:dns";
+import { Agent, type Dispatcher } from "undici";
+import { isNonPublicAddress } from "../address-policy.js";
+import { RpcEndpointRefusedError } from "../errors.js";
+import type { RpcTransport, TransportFactory, TransportLimits } from "./contract.js";
+import { createDispatchTransport } from "./undici-exchange.js";
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * DNS lookup that refuses non-public answers. It runs for every new
+ * connection, so a name that later re-resolves to a private address
+ * (DNS rebinding) is refused too, before a byte is sent.
+ */
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
+    if (error) return callback(error, []);
+    if (addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address))) {
+      return callback(new RpcEndpointRefusedError(`${hostname} resolves to a non-public address`), []);
+    }
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}
+
+const KEEP_ALIVE = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 128 };
+
+/** Dispatcher for operator-configured endpoints: trusted, any address. */
+export const createTrustedDispatcher = (): Dispatcher => new Agent(KEEP_ALIVE);
+
+/** Dispatcher for request-supplied endpoints: public addresses only. */
+export const createPublicOnlyDispatcher = (): Dispatcher =>
+  new Agent({ ...KEEP_ALIVE, connections: 16, connect: { lookup: publicOnlyLookup } as never });
+
+export interface UndiciTransportOptions extends TransportLimits {
+  readonly dispatcher: Dispatcher;
+}
+
+export const createUndiciTransport = (url: string, options: UndiciTransportOptions): RpcTransport =>
+  createDispatchTransport(url, options, options.dispatcher);
+
+/**
+ * Node's transports: keep-alive pools, and for `rpc` overrides a DNS check at
+ * connect time (unless ALLOW_PRIVATE_RPC_OVERRIDE lifts the address policy).
+ */
+export function createNodeTransports(options: { readonly allowPrivate: boolean }): TransportFactory {
+  const trusted = createTrustedDispatcher();
+  const publicOnly = options.allowPrivate ? trusted : createPublicOnlyDispatcher();
+  return {
+    trusted: (url, limits) => createDispatchTransport(url, limits, trusted),
+    override: (url, limits) => createDispatchTransport(url, limits, publicOnly),
+    async close() {
+      await Promise.allSettled([trusted.close(), publicOnly.close()]);
+    },
+  };
+}

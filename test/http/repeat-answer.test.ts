@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
+import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
+import { type RunningGateway, startGateway } from "../../src/platform/node/gateway.js";
+import { captureLog } from "../../testkit/log-capture.js";
+import { sampleValue } from "../../testkit/prometheus.js";
+import { rawExchange } from "../../testkit/raw-http.js";
+import { type Answer, onWorkerd, request } from "../../testkit/stack.js";
+
+// With the resolve cache on, Node answers a repeated `/resolve` request from
+// the cache before the app (ResolveShortcut). Those answers must be the
+// app's, byte for byte, counted and logged the same: each case below
+// compares an answer given before the app with one the app gave for the same
+// cache entry (a query the app ignores sends a request past the shortcut).
+
+/** Headers that differ between any two answers. */
+const PER_ANSWER = new Set(["date", "x-request-id"]);
+const stableHeaders = (answer: Answer) => [...answer.headers].filter(([name]) => !PER_ANSWER.has(name));
+
+describe.skipIf(onWorkerd)("repeated /resolve requests answered before the app", () => {
+  let localnet: Localnet;
+  let gateway: RunningGateway;
+  const log = captureLog();
+  const requestLines = () => log.lines().filter((line) => line.msg === "request");
+  const get = (path: string, init?: RequestInit) => request(gateway.url, path, init);
+  const metrics = async () => (await get("/metrics")).text;
+  const flushLog = () => new Promise((resolve) => setImmediate(resolve));
+  const keyOf = (path: string) => `${new URL(gateway.url).host} ${path}`;
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+    const config = loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", RESOLVE_CACHE_TTL_MS: "60000" });
+    gateway = await startGateway(config, log.logger);
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await localnet.close();
+  });
+  beforeEach(() => log.clear());
+
+  it.each([
+    ["a key", "/resolve/plain.sns", 200],
+    ["a missing domain", "/resolve/missing.sns", 404],
+    ["a malformed record", "/resolve/invalid-roa.sns", 422],
+    ["a .sol name", "/resolve/plain.sol", 200],
+  ])("answers a repeat about %s as the app does", async (_, path, status) => {
+    await get(path);
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toMatchObject({ status });
+    localnet.resetStats();
+    log.clear();
+
+    const fromApp = await get(`${path}?from=app`);
+    const beforeApp = await get(path);
+    await flushLog();
+
+    expect(beforeApp.status).toBe(status);
+    expect(beforeApp.text).toBe(fromApp.text);
+    expect(stableHeaders(beforeApp)).toEqual(stableHeaders(fromApp));
+    expect(localnet.stats.httpRequests).toBe(0);
+    const [appLine, line] = requestLines();
+    expect(line).toEqual({ ...appLine, reqId: beforeApp.headers.get("x-request-id"), ms: expect.any(Number), time: expect.any(Number) });
+    expect(line).toMatchObject({ route: "/resolve/:domain", status, rpcCalls: 0, rpcOverride: false });
+  });
+
+  it("echoes a sane X-Request-Id and replaces one that is not", async () => {
+    await get("/resolve/plain.sns");
+    const echoed = await get("/resolve/plain.sns", { headers: { "X-Request-Id": "trace-42" } });
+    expect(echoed.headers.get("x-request-id")).toBe("trace-42");
+    const replaced = await get("/resolve/plain.sns", { headers: { "X-Request-Id": "has space" } });
+    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    await flushLog();
+    expect(requestLines().map((line) => line.reqId)).toContain("trace-42");
+  });
+
+  it("counts its answers in /metrics as the app counts a cache hit", async () => {
+    await get("/resolve/plain.sns");
+    const labels = { route: "/resolve/:domain", method: "GET", status: "200" };
+    const before = await metrics();
+    for (let i = 0; i < 5; i++) expect((await get("/resolve/plain.sns")).status).toBe(200);
+    const after = await metrics();
+    const moved = (name: string, sample: Record<string, string>) => sampleValue(after, name, sample) - sampleValue(before, name, sample);
+    expect(moved("sns_gateway_http_requests_total", labels)).toBe(5);
+    expect(moved("sns_gateway_resolve_cache_total", { result: "hit" })).toBe(5);
+    expect(moved("sns_gateway_http_request_duration_seconds_count", { route: "/resolve/:domain" })).toBe(5);
+    expect(sampleValue(after, "sns_gateway_http_requests_in_flight")).toBe(1);
+  });
+
+  it("leaves to the app what it must see: other methods, queries, paths it has not validated", async () => {
+    await get("/resolve/plain.sns");
+    const head = await get("/resolve/plain.sns", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe("");
+    const preflight = await get("/resolve/plain.sns", {
+      method: "OPTIONS",
+      headers: { Origin: "https://wallet.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(preflight.status).toBe(204);
+    const override = await get(`/resolve/plain.sns?rpc=${encodeURIComponent("http://127.0.0.1:1")}`);
+    expect(override.status).toBe(400);
+    expect(override.headers.get("cache-control")).toBe("no-store");
+    // Another spelling of a learned path is learned on its own, once the app has validated it.
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/PLAIN.sns"), undefined)).toBeUndefined();
+    expect((await get("/resolve/plain")).status).toBe(400);
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/plain"), undefined)).toBeUndefined();
+  });
+
+  it("leaves a request without Host to the adapter's envelope answer", async () => {
+    await get("/resolve/plain.sns");
+    const answer = await rawExchange(gateway.url, "GET /resolve/plain.sns HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({ s: "error", result: "Bad request" });
+  });
+
+  it("answers nothing for a name whose cache entry is gone", async () => {
+    const path = "/resolve/v1-sol.sns";
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toBeUndefined();
+    localnet.setFault({ kind: "http-status", status: 503, times: 1 });
+    expect((await get(path)).status).toBe(502);
+    // Learned, but RPC faults are never cached: the app answers again, and resolves.
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toBeUndefined();
+    expect((await get(path)).status).toBe(200);
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toMatchObject({ status: 200 });
+  });
+});

@@ -1,0 +1,41 @@
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RequestLine } from "../../../src/logger.js";
+import { createNodeLog } from "../../../src/platform/node/log.js";
+
+const dir = mkdtempSync(join(tmpdir(), "node-log-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const LINES: RequestLine[] = [
+  { reqId: "0b6c6a3e-8d1f-4b7a-9c3e-2f1a5d7e9b10", method: "GET", route: "/resolve/:domain", status: 200, ms: 1.23, rpcCalls: 2, rpcAccounts: 5, rpcOverride: false },
+  { reqId: 'q"uo\\te', method: "PROPFIND", route: "unmatched", status: 404, ms: 0, rpcCalls: 0, rpcAccounts: 0, rpcOverride: true },
+  { reqId: "trace-1", method: "GET", route: "/records-v2/:domain", status: 502, ms: 1500.5, rpcCalls: 1, rpcAccounts: 100, rpcOverride: false, error: "RPC_HTTP_STATUS" },
+];
+
+/** Each line written through pino's general path and through the request writer, time set aside. */
+function writtenBothWays(level: string, line: RequestLine): [string, string] {
+  const path = join(dir, `${level}-${Math.random()}.log`);
+  // A descriptor, not a path: the asynchronous destination is then ready at once (left open: pino owns it).
+  const fd = openSync(path, "w");
+  const log = createNodeLog(level, fd);
+  log.logger.info({ ...line }, "request");
+  log.logger.request(line);
+  log.flushSync();
+  const written = readFileSync(path, "utf8").replace(/"time":\d+/g, '"time":0');
+  const [viaPino = "", viaWriter = ""] = written.split(/(?<=\n)/);
+  return [viaPino, viaWriter];
+}
+
+describe("createNodeLog: request lines", () => {
+  it.each(LINES.map((line) => [line.status, line] as const))("writes pino's bytes (status %s)", (_, line) => {
+    const [viaPino, viaWriter] = writtenBothWays("info", line);
+    expect(viaPino).toMatch(/^\{"level":30,"time":0,"pid":\d+,"hostname":.*,"msg":"request"\}\n$/);
+    expect(viaWriter).toBe(viaPino);
+  });
+
+  it("writes nothing below its level", () => {
+    expect(writtenBothWays("warn", LINES[0]!)).toEqual(["", ""]);
+  });
+});
