@@ -117,6 +117,9 @@ export class TokenizedIndex {
   private failures = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** A failure was logged and no recovery since: the next ready state is logged too. */
+  private degraded = false;
+  private lastLogged: TokenizedIndexState | undefined;
   private counters = { bootstraps: 0, catchUps: 0 };
   private readonly telemetry: Telemetry;
 
@@ -293,11 +296,15 @@ export class TokenizedIndex {
     this.state = next;
     this.telemetry.tokenizedIndexState(next);
     const { logger } = this.options;
-    if (next === "failed" || next === "over_budget") {
+    if ((next === "failed" || next === "over_budget") && !(this.degraded && previous === "building" && this.lastLogged === next)) {
       const reason = cause instanceof Error ? cause.message : String(cause);
       logger?.warn({ index: "tokenized", state: next, reason }, "tokenized index unavailable: /domains scans per request");
-    } else if (next === "ready" && (previous === "failed" || previous === "over_budget")) {
+      this.degraded = true;
+      this.lastLogged = next;
+    } else if (next === "ready" && this.degraded) {
       logger?.info({ index: "tokenized", state: next, records: this.records?.size ?? 0 }, "tokenized index ready again");
+      this.degraded = false;
+      this.lastLogged = next;
     }
   }
 
