@@ -25,10 +25,13 @@ const collector = identity("collector").address;
 interface Traffic {
   programScansPerRequest: number[];
   maxInFlight: number;
+  /** HTTP requests carrying the index's own scans (its 96-byte slice) at once, at most. */
+  maxIndexScansInFlight?: number;
 }
 
 function observed(inner: RpcTransport, traffic: Traffic): RpcTransport {
   let inFlight = 0;
+  let indexScans = 0;
   return {
     url: inner.url,
     maxResponseBytes: inner.maxResponseBytes,
@@ -36,10 +39,13 @@ function observed(inner: RpcTransport, traffic: Traffic): RpcTransport {
       const calls = [JSON.parse(body) as { method: string } | { method: string }[]].flat();
       traffic.programScansPerRequest.push(calls.filter((call) => call.method === "getProgramAccounts").length);
       traffic.maxInFlight = Math.max(traffic.maxInFlight, ++inFlight);
+      const indexScan = body.includes('"length":96');
+      if (indexScan) traffic.maxIndexScansInFlight = Math.max(traffic.maxIndexScansInFlight ?? 0, ++indexScans);
       try {
         return await inner.post(body, limits);
       } finally {
         inFlight--;
+        if (indexScan) indexScans--;
       }
     },
   };
@@ -132,5 +138,45 @@ describe("tokenized index bootstrap over an answer budget", () => {
     expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([deriveDomainKey("gallery")]);
     expect(index.stats.records).toBe(RECORDS + 1);
     expect(traffic.programScansPerRequest.reduce((a, b) => a + b, 0)).toBe(2);
+  });
+});
+
+describe("a tokenizer backlog that never ends", () => {
+  it("is handled by one rebuild at a time; catch-ups are merged; requests scan instead of waiting", async () => {
+    const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
+    const endpoint = endpointWith(traffic, 16 * 1024 * 1024);
+    const maxWaitMs = 300;
+    const index = new TokenizedIndex(endpoint, { maxBytes: 64 * 1024 * 1024, maxWaitMs });
+    const gallery = deriveDomainKey("gallery");
+    expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([gallery]);
+    // More than a catch-up's worth of tokenizer transactions every 20 ms, for the whole test.
+    const pump = setInterval(() => {
+      for (let i = 0; i < 250; i++) ledger.transact({ feePayer: collector, programs: [NAME_TOKENIZER_ID], writes: new Map() });
+    }, 20);
+    try {
+      const slowest: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, async () => {
+            const started = performance.now();
+            const names = await index.source(endpoint as ChainReader, collector as Address);
+            slowest.push(performance.now() - started);
+            return names;
+          }),
+        );
+        for (const names of answers) expect(names).toEqual([gallery]);
+      }
+      // 150 requests: far fewer catch-ups (merged), and rebuilds paced one at a time.
+      const { catchUps, bootstraps } = index.stats;
+      console.info(`150 requests over a growing backlog: ${catchUps} catch-ups, ${bootstraps} builds, slowest ${Math.round(Math.max(...slowest))} ms`);
+      expect(catchUps).toBeLessThan(30);
+      expect(bootstraps).toBeLessThan(10);
+      // Never waiting past their wait for the index, then one scan of their mint (a few ms on the localnet).
+      expect(Math.max(...slowest)).toBeLessThan(maxWaitMs + 2000);
+    } finally {
+      clearInterval(pump);
+      index.dispose();
+    }
+    expect(traffic.maxIndexScansInFlight).toBe(1);
   });
 });
