@@ -62,7 +62,9 @@ export class FaultSwitch {
   /** The fault applying to a request making `calls`, consuming one use of it. */
   take(calls: readonly CallShape[]): Fault | null {
     const fault = this.#fault;
-    if (!fault || !calls.some((call) => matches(fault, call))) return null;
+    if (!fault) return null;
+    const scoped = fault.method !== undefined || fault.params !== undefined;
+    if (scoped && !calls.some((call) => matches(fault, call))) return null;
     if (this.#skipping > 0) {
       this.#skipping--;
       return null;
