@@ -296,7 +296,9 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
    * that round is back, even while the gateway, the localnet and the test
    * share one CPU: the localnet's count is then the causal depth.
    */
-  const LATENCY_MS = 1000;
+  const LATENCY_MS = 500;
+  /** The mix settles thousands of accounts per reply (signature and curve checks): more CPU per round, a longer round trip. */
+  const MIX_LATENCY_MS = 2500;
   const bound = (distinct: number) => Math.ceil((4 * distinct) / 100) + 1;
   const plain = generateStates(createRng(7), 1000, { labels: ["owner/on-curve"], namespace: "plainbulk" });
   const mix = generateWorkingSetParts(11, 1000);
@@ -341,7 +343,7 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
   it("a traffic-like mix of 1,000 names as .sns and .sol, the cutoff slot not yet known: at most 3 round trips", async () => {
     const stack = await startStack(buildLedger(mix.states));
     try {
-      stack.localnet.setLatency(LATENCY_MS);
+      stack.localnet.setLatency(MIX_LATENCY_MS);
       const domains = mix.entries.slice(0, 1000).map((entry, i) => `${entry.name}${entry.suffixes[i % entry.suffixes.length]}`);
       const answer = await postNames(stack, "/resolve", domains);
       const statuses = new Set(itemsOf(answer).map((item) => item.status));
