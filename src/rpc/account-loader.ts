@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/chain.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
-import { RpcError } from "./errors.js";
+import { OverloadedError, RpcError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { parseMultipleAccounts } from "./results.js";
 
@@ -99,7 +99,7 @@ export class AccountLoader {
       return existing;
     }
     if (this.queue.length >= this.options.maxQueuedKeys) {
-      return Promise.reject(new RpcError("network", "too many account reads queued for this RPC endpoint"));
+      return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     const promise = new Promise<AccountData | null>((resolve, reject) => {
       this.queue.push({ key, resolve, reject });
@@ -115,7 +115,7 @@ export class AccountLoader {
   /** Any other call, sent with the next batch; its outcome is settled on its own. */
   enqueueCall(call: RpcCall): Promise<RpcOutcome> {
     if (this.calls.length >= this.options.maxQueuedKeys) {
-      return Promise.resolve({ ok: false, error: new RpcError("network", "too many calls queued for this RPC endpoint") });
+      return Promise.resolve({ ok: false, error: new OverloadedError("too many calls queued for this RPC endpoint") });
     }
     const outcome = new Promise<RpcOutcome>((settle) => this.calls.push({ call, settle }));
     this.telemetry.rpcQueueChanged(1);

@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
-import { RpcError } from "../rpc/errors.js";
+import { OverloadedError, RpcError } from "../rpc/errors.js";
 import { bytesToAddress } from "../sns/bytes.js";
 import type { ChainReader } from "../sns/chain.js";
 import { NAME_TOKENIZER_ID, NFT_RECORD_LEN } from "../sns/constants.js";
@@ -30,7 +30,7 @@ const RECORD_SLICE = { offset: 2, length: NFT_RECORD_LEN - 2 };
  * skip it), or over what is left of the answer memory while other answers are
  * held (this time): either way its partitions fit.
  */
-const doesNotFit = (error: unknown) => error instanceof RpcError && (error.kind === "too-large" || error.kind === "overloaded");
+const doesNotFit = (error: unknown) => error instanceof OverloadedError || (error instanceof RpcError && error.kind === "too-large");
 
 interface CatchUp {
   readonly done: Promise<void>;
