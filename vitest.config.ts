@@ -15,6 +15,7 @@ const INTEGRATION = [
   "test/differential/records-http.test.ts",
   "test/differential/resolve.test.ts",
   "test/http/srs-resolve.test.ts",
+  "test/differential/srs-resolve.test.ts",
 ];
 
 export default defineConfig({

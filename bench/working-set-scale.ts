@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { SdkOutcome } from "../testkit/chain-gen.js";
@@ -50,7 +50,8 @@ interface LocalnetStats {
 /** The generated states are cached per seed, count, pool and generator source (see children/localnet.ts). */
 function workingSetCacheFile(names: number): string {
   const hash = createHash("sha256");
-  for (const file of ["../testkit/chain-gen.ts", "../testkit/chain-gen-sig.ts", "../testkit/rng.ts", "./working-set.ts"]) {
+  const generator = readdirSync(new URL("../testkit/chain-gen/", import.meta.url)).map((file) => `../testkit/chain-gen/${file}`);
+  for (const file of ["../testkit/chain-gen.ts", ...generator.sort(), "../testkit/rng.ts", "./working-set.ts"]) {
     hash.update(readFileSync(new URL(file, import.meta.url)));
   }
   return `${BUILD_DIR}working-set-s${options.seed}-n${names}-p${names}-${hash.digest("hex").slice(0, 12)}.v8`;

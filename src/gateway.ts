@@ -38,6 +38,12 @@ export interface Platform {
   readonly defer?: Defer;
   /** How a batch reply's reads are settled (see AccountLoaderOptions.pacing); absent: all at once. */
   readonly settlePacing?: SettlePacing;
+  /**
+   * Lets the event loop serve other requests between slices of a request's
+   * work over RPC-supplied lists (Node: `setImmediate`, after pending I/O);
+   * absent: a zero-delay timer.
+   */
+  readonly yieldToLoop?: () => Promise<void>;
   /** The connection's peer address (for the override rate limit). */
   peerAddress(c: Context): string | undefined;
   /** Reads a request header (lower-case name) as `c.req.header(name)` would, without its cost; absent: that. */
@@ -87,6 +93,8 @@ function cutoffMemory(): CutoffMemory {
   };
 }
 
+const yieldByTimer = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
 export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
   const perRequest = platform.endpointsPerRequest ?? false;
@@ -110,6 +118,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         allowPrivate: config.allowPrivateRpcOverride,
       },
       maxOverrideEndpoints: 256,
+      budgets: { trusted: config.rpcBudget, override: config.rpcOverrideBudget },
       loader: {
         commitment: "processed",
         maxKeysPerCall: 100,
@@ -145,7 +154,16 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
   // The index is shared state with pending reads: never with per-request endpoints.
   const trusted = shared?.trustedEndpoint;
-  const index = config.tokenizedIndex && trusted ? new TokenizedIndex(trusted) : undefined;
+  // A request waits for the index at most half its RPC deadline, and keeps the rest for the scan.
+  const index =
+    config.tokenizedIndex && trusted
+      ? new TokenizedIndex(trusted, {
+          maxBytes: config.tokenizedIndexMaxMb * MiB,
+          maxWaitMs: Math.ceil(config.rpcTimeoutMs / 2),
+          logger: platform.logger,
+          ...(telemetry && { telemetry }),
+        })
+      : undefined;
   // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
   const resolveShortcut =
     shared && trusted && config.resolveCacheTtlMs > 0 && platform.requestKey
@@ -161,6 +179,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
+    yieldToLoop: platform.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
     requestHeader: platform.requestHeader ?? ((c, name) => c.req.header(name)),
@@ -172,6 +191,9 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     ...(resolveShortcut && { resolveShortcut }),
     answersFor: answersLookup(app.routes),
     logger: platform.logger,
-    dispose: () => shared?.close() ?? Promise.resolve(),
+    dispose: () => {
+      index?.dispose();
+      return shared?.close() ?? Promise.resolve();
+    },
   };
 }

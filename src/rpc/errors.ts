@@ -9,7 +9,8 @@ export type RpcFailureKind =
   | "invalid-response" // not JSON, not JSON-RPC, or a result of the wrong shape
   | "network" // refused, reset, DNS failure, TLS failure
   | "timeout" // no complete answer within the deadline
-  | "too-large"; // answer over its size or structure limits
+  | "too-large" // answer over its size or structure limits
+  | "budget"; // the requests it was for reached a bound of their budget (request-budget.ts): not sent, or cut
 
 export class RpcError extends Error {
   override readonly name = "RpcError";

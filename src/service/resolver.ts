@@ -4,7 +4,7 @@ import { SOL_TLD } from "../sns/constants.js";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
 import { type HolderHints, type PdaPolicy, assertSameTarget, resolveSnsName, tldGate } from "../sns/queries/resolve.js";
-import { resolveSrsName } from "../sns/queries/srs.js";
+import { resolveSrsName, srsExpired } from "../sns/queries/srs.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
@@ -260,16 +260,34 @@ export class Resolver {
 
   private start(registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
     let validUntil = Infinity;
-    const pending =
-      registry === Registry.Sns
-        ? resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url))
-        : resolveSrsName(endpoint, name, {
-            pda: this.options.pda,
-            nowSeconds: Math.floor(this.clock() / 1000),
-            onExpiry: (expiry) => {
-              validUntil = Number(expiry) * 1000;
-            },
-          });
+    let pending: Promise<Address>;
+    if (registry === Registry.Sns) {
+      pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
+    } else {
+      let expiry = 0n;
+      // Whatever was decided from an unexpired record is answered only while it still is: a
+      // resolution that settles (or is joined) after the expiry answers that the name expired.
+      const current = (): void => {
+        if (validUntil <= this.clock()) throw srsExpired(name, expiry);
+      };
+      pending = resolveSrsName(endpoint, name, {
+        pda: this.options.pda,
+        nowSeconds: () => Math.floor(this.clock() / 1000),
+        onExpiry: (at) => {
+          expiry = at;
+          validUntil = Number(at) * 1000;
+        },
+      }).then(
+        (key) => {
+          current();
+          return key;
+        },
+        (error: unknown) => {
+          current();
+          throw error;
+        },
+      );
+    }
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
       const forget = () => this.inFlight.delete(id);

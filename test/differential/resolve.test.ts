@@ -13,7 +13,7 @@ import {
   freshSeed,
   generateStates,
 } from "../../testkit/chain-gen.js";
-import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../testkit/chain-gen-sdk.js";
+import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../testkit/chain-gen/sdk-oracle.js";
 import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
 import { mapLimit } from "../../testkit/differential.js";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, type Fault, type Ledger, identity, loadFixtureFile, pdaAddress } from "../../src/localnet/index.js";
 import { SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
 import { encodeSrsRecord } from "../../src/sns/layouts/srs-record.js";
-import { type Stack, type TestGateway, request, startStack, startTestGateway } from "../../testkit/stack.js";
+import { type Stack, type TestGateway, onWorkerd, request, startStack, startTestGateway } from "../../testkit/stack.js";
 import { largestAccountsResult, putSrsRecord, putSrsTokenName, srsMintOf } from "../../testkit/srs-ledger.js";
 
 /*
@@ -131,20 +131,23 @@ let stack: Stack;
 let anyPda: TestGateway;
 let programPda: TestGateway;
 let off: TestGateway;
+/** Program-list PDA policy and a short RPC deadline: every read of the SRS path, faults included. */
+let impatient: TestGateway;
 
 beforeAll(async () => {
   const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
   buildScenarios(ledger);
   stack = await startStack(ledger, { SOL_SRS_RESOLUTION: "on" });
   const rpc = { RPC_URL: stack.localnet.url, SOL_SRS_RESOLUTION: "on" };
-  [anyPda, programPda, off] = await Promise.all([
+  [anyPda, programPda, off, impatient] = await Promise.all([
     startTestGateway({ ...rpc, ALLOW_PDA_OWNERS: "any" }),
     startTestGateway({ ...rpc, ALLOW_PDA_OWNERS: ALLOWED_PROGRAM }),
     startTestGateway({ RPC_URL: stack.localnet.url }),
+    startTestGateway({ ...rpc, ALLOW_PDA_OWNERS: ALLOWED_PROGRAM, RPC_TIMEOUT_MS: "400" }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([anyPda?.close(), programPda?.close(), off?.close()]);
+  await Promise.all([anyPda?.close(), programPda?.close(), off?.close(), impatient?.close()]);
   await stack?.close();
 });
 beforeEach(() => {
@@ -282,6 +285,102 @@ describe("SOL_SRS_RESOLUTION=off (default): behaviour exactly as before", () => 
     for (const name of ["v2-sol.sol", "plain.sol", "srs-live.sol", "bonfida.sns", "invalid-roa.sol"]) {
       const [plain, safe] = await Promise.all([ask(`/resolve/${name}`), ask(`/safe-resolve/${name}`)]);
       expect([safe.status, safe.body]).toEqual([plain.status, plain.body]);
+    }
+  });
+});
+
+/** Each read of the SRS path, as the localnet sees it: the method, and how many such requests come before it. */
+const READS = [
+  ["srs-holder-pda", "record and mint", "getMultipleAccounts", 0],
+  ["srs-holder-pda", "largest holders", "getTokenLargestAccounts", 0],
+  ["srs-holder-pda", "holder account", "getMultipleAccounts", 1],
+  ["srs-holder-pda", "holder's owner (program-list PDA policy)", "getMultipleAccounts", 2],
+  ["srs-pda-allowed", "record and mint", "getMultipleAccounts", 0],
+  ["srs-pda-allowed", "owner (program-list PDA policy)", "getMultipleAccounts", 1],
+] as const;
+
+const FAULTS: readonly (readonly [string, Fault])[] = [
+  ["JSON-RPC error", { kind: "jsonrpc-error", code: -32005, message: "Node is behind" }],
+  ["HTTP 503", { kind: "http-status", status: 503 }],
+  ["garbage body", { kind: "garbage" }],
+  ["wrong result shape", { kind: "malformed-result" }],
+  ["no answer within RPC_TIMEOUT_MS", { kind: "hang" }],
+];
+
+describe("every RPC fault on every read of the SRS path → 502", () => {
+  const cases = READS.flatMap(([name, read, method, skip]) =>
+    FAULTS.map(([kind, fault]) => [name, read, kind, { ...fault, method, skip, times: 1 } as Fault] as const),
+  );
+  it.each(cases)("%s, read %s: %s", async (name, _read, _kind, fault) => {
+    expect((await request(impatient.url, `/resolve/${name}.sol`)).status).toBe(200);
+    stack.localnet.setFault(fault);
+    const answer = await request(impatient.url, `/resolve/${name}.sol`);
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: error("RPC unavailable") });
+  });
+
+  it.each(FAULTS)("/safe-resolve: %s on the shared first read", async (_, fault) => {
+    stack.localnet.setFault({ ...fault, times: 1 });
+    const answer = await request(impatient.url, "/safe-resolve/plain.sol");
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: error("RPC unavailable") });
+  });
+});
+
+describe("round trips, counted on the RPC", () => {
+  const counted = async (gateway: TestGateway | Stack, path: string) => {
+    stack.localnet.resetStats();
+    const answer = "get" in gateway ? await gateway.get(path) : await request(gateway.url, path);
+    expect(answer.status).toBe(200);
+    return stack.localnet.stats;
+  };
+  it("a public-key owner: one getMultipleAccounts (record and canonical mint)", async () => {
+    expect(await counted(stack, "/resolve/plain.sol")).toMatchObject({ httpRequests: 1, calls: 1, methods: { getMultipleAccounts: 1 } });
+  });
+  it("a token owner: three sequential round trips", async () => {
+    expect(await counted(stack, "/resolve/srs-token.sol")).toMatchObject({
+      httpRequests: 3,
+      calls: 3,
+      methods: { getMultipleAccounts: 2, getTokenLargestAccounts: 1 },
+    });
+  });
+  it("a program-list PDA owner takes one more read, as on .sns", async () => {
+    expect((await counted(programPda, "/resolve/srs-pda-allowed.sol")).httpRequests).toBe(2);
+    expect((await counted(programPda, "/resolve/srs-holder-pda.sol")).httpRequests).toBe(4);
+  });
+  it("/safe-resolve: both registries in the same round trips (one for a key owner, three for tokenized on both)", async () => {
+    expect(await counted(stack, "/safe-resolve/plain.sol")).toMatchObject({ httpRequests: 1, methods: { getMultipleAccounts: 1 } });
+    expect(await counted(stack, "/safe-resolve/bonfida.sol")).toMatchObject({
+      httpRequests: 3,
+      methods: { getMultipleAccounts: 2, getTokenLargestAccounts: 2 },
+    });
+  });
+});
+
+describe.skipIf(onWorkerd)("coalescing and batching across requests (Node: Workers share no promise between requests)", () => {
+  it("concurrent SRS resolutions of different names share one getMultipleAccounts", async () => {
+    const names = ["srs-live", "srs-frozen", "srs-trailing", "srs-valid-hour", "srs-expiry-0", "plain", "v1-sol", "nobody-a", "nobody-b"];
+    await Promise.all(names.map(() => stack.get("/health")));
+    stack.localnet.setLatency(200);
+    stack.localnet.resetStats();
+    try {
+      const [first, ...rest] = names;
+      const leader = stack.get(`/resolve/${first}.sol`);
+      const answers = await Promise.all([leader, ...rest.map((name) => stack.get(`/resolve/${name}.sol`))]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 404, 404]);
+      expect(stack.localnet.stats.methods.getMultipleAccounts).toBeLessThanOrEqual(2);
+    } finally {
+      stack.localnet.setLatency(0);
+    }
+  });
+
+  it("concurrent requests for one SRS name share one resolution", async () => {
+    stack.localnet.setLatency(300);
+    stack.localnet.resetStats();
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => stack.get("/resolve/srs-token.sol")));
+      expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+      expect(stack.localnet.stats.calls).toBe(3);
+    } finally {
+      stack.localnet.setLatency(0);
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { OverloadedError, RpcEndpointRefusedError, RpcError } from "../../rpc/errors.js";
+import { RpcBudgetError } from "../../rpc/request-budget.js";
 import { type SnsErrorCode, SnsError } from "../../sns/errors.js";
 
 /** What a failure is answered with: the one place where a failure becomes a status, a message and a code. */
@@ -72,6 +73,25 @@ function rpcFailure(error: RpcError): Classified {
   return classified;
 }
 
+const budgetFailures = new Map<string, Classified>();
+
+/**
+ * A request's own bounds (deadline, calls, bytes) are the RPC side's failure
+ * to answer within them: 502; its client's allowance is a rate limit: 429.
+ */
+function budgetFailure(error: RpcBudgetError): Classified {
+  let classified = budgetFailures.get(error.bound);
+  if (!classified) {
+    const code = `RPC_BUDGET_${error.bound.toUpperCase()}`;
+    classified =
+      error.bound === "client"
+        ? { status: 429, message: "Too many requests", code, logged: false }
+        : { status: 502, message: "RPC unavailable", code, logged: true };
+    budgetFailures.set(error.bound, classified);
+  }
+  return classified;
+}
+
 const OVERLOADED: Classified = {
   status: 503,
   message: "Service overloaded",
@@ -99,6 +119,7 @@ export function classify(error: unknown, wording?: RouteWording): Classified {
   if (error instanceof InvalidInputError) return INVALID_INPUT_ERROR;
   if (error instanceof RpcEndpointRefusedError) return RPC_REFUSED;
   if (error instanceof OverloadedError) return OVERLOADED;
+  if (error instanceof RpcBudgetError) return budgetFailure(error);
   if (error instanceof RpcError) return rpcFailure(error);
   return { status: 500, message: "Internal error", code: error instanceof Error ? error.name : "UNKNOWN", logged: true };
 }

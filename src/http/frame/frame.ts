@@ -11,6 +11,8 @@ import type { AppEnv } from "../deps.js";
 import { namesOverride, offerEndpoint } from "./endpoint.js";
 import { preflightAnswer } from "./preflight.js";
 import { requestIdFor } from "./request-id.js";
+import type { YieldToLoop } from "./rpc-usage.js";
+import { RpcBudgetError } from "../../rpc/request-budget.js";
 
 /** What answers a request inside the frame: a route's handler, or the app's 404/405. */
 export type Answerer = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>;
@@ -34,8 +36,35 @@ export interface RequestFrameOptions {
   /** The Cache-Control a success on a route of a cache class earns (answer/cache-policy.ts). */
   cachePolicyOf(cache: CacheClass): string;
   readonly endpoints: EndpointSelector;
-  /** Counts requests naming an `rpc` override (override-rate-limit.ts); absent: unlimited. */
+  /** Counts what requests naming an `rpc` override cost their client (override-rate-limit.ts); absent: unlimited. */
   readonly overrideLimit?: (c: Context<AppEnv>, next: Next) => Promise<Response | void>;
+  /** Lets the event loop serve others between slices of a request's work over RPC-supplied lists. */
+  readonly yieldToLoop: YieldToLoop;
+}
+
+/**
+ * `answered`, or the request's budget error once its deadline has passed:
+ * work still under way (an exchange, a slice of a list) stops at its next
+ * look at the budget, but the client has its answer by the deadline.
+ */
+function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<Response | void>): Promise<Response | void> | Response | void {
+  const budget = c.get("rpcBudget");
+  if (!(answered instanceof Promise) || !budget) return answered;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(budget.exhausted ?? new RpcBudgetError("deadline", `request deadline of ${budget.limits.deadlineMs} ms passed`));
+    }, budget.remainingMs());
+    answered.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**
@@ -47,7 +76,8 @@ export interface RequestFrameOptions {
  * 2. preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once;
  * 3. answer/cache-policy.ts: the Cache-Control a success earns, from the route's declaration;
  * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc-usage.ts;
- * 5. override-rate-limit.ts: requests naming an override are counted per client;
+ * 5. override-rate-limit.ts: what requests naming an override cost is counted per client, and
+ *    their answer comes by their budget's deadline (`withinDeadline`);
  * then the handler, whose failures answer/failure.ts answers, and answer/finish.ts.
  *
  * The query is read once, for all of them. The app wraps every route handler
@@ -56,7 +86,8 @@ export interface RequestFrameOptions {
  * no dispatch frame and no promise per step.
  */
 export function requestFrame(options: RequestFrameOptions): RequestFrame {
-  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, overrideLimit } = options;
+  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, yieldToLoop } = options;
+  const overrideLimit = options.overrideLimit ?? ((_c: Context<AppEnv>, next: Next) => next());
   const sinks: AnswerSinks = { logger, telemetry };
 
   // A thrown failure is answered by the pipeline, as Hono's compose would hand it to the error handler.
@@ -89,13 +120,14 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
       }
       const overridden = namesOverride(rpcParam);
       c.set("sharedCacheControl", overridden ? NO_STORE : routePolicy);
-      offerEndpoint(c, endpoints, rpcParam);
-      if (overridden && overrideLimit) {
-        // The limiter's 429 is what it returns, without calling on.
+      offerEndpoint(c, endpoints, rpcParam, yieldToLoop);
+      if (overridden) {
+        // The limiter's 429 is what it returns, without calling on. An override's answer
+        // comes by its budget's deadline, whatever its endpoint does (see withinDeadline).
         const answering = async (): Promise<void> => {
           let answered: Response | void;
           try {
-            answered = await answer(c, next);
+            answered = await withinDeadline(c, answer(c, next));
           } catch (error) {
             return fail(c, error, route, answers);
           }

@@ -10,8 +10,8 @@ import { type PdaPolicy, checkOwnerAllowed } from "./resolve.js";
 
 export interface SrsResolveOptions {
   readonly pda: PdaPolicy;
-  /** The host's clock in whole unix seconds: a record whose expiry is at or before it has expired. */
-  readonly nowSeconds: number;
+  /** The host's clock in whole unix seconds, read once the record is: a record whose expiry is at or before it has expired. */
+  readonly nowSeconds: () => number;
   /**
    * Told a record's expiry once the record has passed the expiry check with
    * one (never for 0): every answer decided from that record holds only
@@ -21,6 +21,8 @@ export interface SrsResolveOptions {
 }
 
 const ownerNotFound = (message: string) => new SnsError("SRS_OWNER_NOT_FOUND", message);
+
+export const srsExpired = (name: string, expiry: bigint) => new SnsError("DOMAIN_EXPIRED", `${name} expired at ${expiry}`);
 
 /**
  * The target of a TLD-less `.sol` name in the SRS registry: the record's
@@ -39,7 +41,7 @@ export async function resolveSrsName(chain: ChainReader, name: string, options: 
   if (!recordAccount) throw new SnsError("DOMAIN_NOT_FOUND", `SRS record of ${name} does not exist`);
   const record = decodeSrsRecord(recordAccount);
   if (record.expiry !== 0n) {
-    if (record.expiry <= BigInt(options.nowSeconds)) throw new SnsError("DOMAIN_EXPIRED", `${name} expired at ${record.expiry}`);
+    if (record.expiry <= BigInt(options.nowSeconds())) throw srsExpired(name, record.expiry);
     options.onExpiry?.(record.expiry);
   }
   if (record.ownerType === SrsOwnerType.PublicKey) return checkOwnerAllowed(chain, record.owner, options.pda);

@@ -1,7 +1,7 @@
 import { type KeyObject, createPrivateKey, sign } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha512 } from "@noble/hashes/sha2.js";
-import type { Identity } from "../src/localnet/index.js";
+import type { Identity } from "../../src/localnet/index.js";
 
 // ed25519 corner cases for V1 SOL record signatures and registry owners.
 // They matter because the official SDK verifies with @noble/curves 1.x under

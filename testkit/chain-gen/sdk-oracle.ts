@@ -1,5 +1,5 @@
-import { SDK_WORKER_PRELUDE, SdkWorker } from "./sdk-worker.js";
-import type { SdkErrorClass } from "./chain-gen.js";
+import { SDK_WORKER_PRELUDE, SdkWorker } from "../sdk-worker.js";
+import type { SdkErrorClass } from "./types.js";
 
 /*
  * The official SDK (@bonfida/spl-name-service 3.0.26, its ESM build, over
