@@ -37,6 +37,12 @@ export interface Platform {
   readonly defer?: Defer;
   /** How a batch reply's reads are settled (see AccountLoaderOptions.pacing); absent: all at once. */
   readonly settlePacing?: SettlePacing;
+  /**
+   * Lets the event loop serve other requests between slices of a request's
+   * work over RPC-supplied lists (Node: `setImmediate`, after pending I/O);
+   * absent: a zero-delay timer.
+   */
+  readonly yieldToLoop?: () => Promise<void>;
   /** The connection's peer address (for the override rate limit). */
   peerAddress(c: Context): string | undefined;
   /** Reads a request header (lower-case name) as `c.req.header(name)` would, without its cost; absent: that. */
@@ -84,6 +90,8 @@ function cutoffMemory(): CutoffMemory {
   };
 }
 
+const yieldByTimer = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
 export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
   const perRequest = platform.endpointsPerRequest ?? false;
@@ -107,6 +115,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         allowPrivate: config.allowPrivateRpcOverride,
       },
       maxOverrideEndpoints: 256,
+      budgets: { trusted: config.rpcBudget, override: config.rpcOverrideBudget },
       loader: {
         commitment: "processed",
         maxKeysPerCall: 100,
@@ -157,6 +166,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
+    yieldToLoop: platform.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
     requestHeader: platform.requestHeader ?? ((c, name) => c.req.header(name)),

@@ -60,6 +60,7 @@ export type RpcRequestOutcome =
   | "timeout"
   | "too_large"
   | "overloaded"
+  | "budget"
   | "refused";
 
 /** How one JSON-RPC call ended: answered, answered with an error object, failed in transport, or timed out. */

@@ -41,6 +41,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       resolveTtlSeconds: Math.floor(deps.resolver.cacheTtlMs / 1000),
     }),
     endpoints: deps.endpoints,
+    yieldToLoop: deps.yieldToLoop,
     ...(deps.overrideRateLimit > 0
       ? { overrideLimit: overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader, deps.peerAddress) }
       : {}),

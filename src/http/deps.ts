@@ -7,7 +7,8 @@ import type { Resolver } from "../service/resolver.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
 import type { ResolveShortcut } from "./answer/repeat-answer.js";
-import type { RpcUsage } from "./frame/rpc-usage.js";
+import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
+import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
@@ -23,8 +24,10 @@ export interface AppDeps {
   tokenizedSource(endpoint: RpcEndpoint): TokenizedDomainSource;
   /** max-age of cacheable record routes (CACHE_TTL_SECONDS). */
   readonly cacheTtlSeconds: number;
-  /** Requests with `rpc` per minute per client IP; 0: unlimited. */
+  /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
   readonly overrideRateLimit: number;
+  /** Lets the event loop serve other requests between slices of a request's work over RPC-supplied lists. */
+  readonly yieldToLoop: YieldToLoop;
   /** Header a trusted proxy sets with the client IP; undefined: the socket's peer. */
   readonly clientIpHeader: string | undefined;
   /** The connection's peer address as the platform knows it. */
@@ -46,6 +49,10 @@ export interface AppEnv {
     requestId: string;
     /** Set once the request has chosen its endpoint. */
     rpcUsage: RpcUsage;
+    /** What the request may still cause at its endpoint; set once it has chosen one (request-budget.ts). */
+    rpcBudget: RequestBudget;
+    /** The client's allowance of RPC calls, for requests naming an override (frame/override-rate-limit.ts). */
+    costAllowance: CostAllowance;
     /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */
     sharedCacheControl: string;
     /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */

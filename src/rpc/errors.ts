@@ -10,7 +10,8 @@ export type RpcFailureKind =
   | "network" // refused, reset, DNS failure, TLS failure
   | "timeout" // no complete answer within the deadline
   | "too-large" // answer over its size or structure limits
-  | "overloaded"; // answers in flight already fill the memory budget: refused at once, not queued
+  | "overloaded" // answers in flight already fill the memory budget: refused at once, not queued
+  | "budget"; // the requests it was for reached a bound of their budget (request-budget.ts): not sent, or cut
 
 export class RpcError extends Error {
   override readonly name = "RpcError";

@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { RpcEndpointRefusedError, RpcError, RpcNotConfiguredError } from "../../rpc/errors.js";
+import { RpcBudgetError } from "../../rpc/request-budget.js";
 import { type SnsErrorCode, SnsError } from "../../sns/errors.js";
 
 export interface ErrorAnswer {
@@ -15,6 +16,7 @@ const INVALID_INPUT: ErrorAnswer = { status: 400, message: "Invalid input" };
 const MALFORMED: ErrorAnswer = { status: 422, message: "Record is malformed" };
 const RPC_UNAVAILABLE: ErrorAnswer = { status: 502, message: "RPC unavailable" };
 const INTERNAL: ErrorAnswer = { status: 500, message: "Internal error" };
+const TOO_MANY_REQUESTS: ErrorAnswer = { status: 429, message: "Too many requests" };
 
 /** The one place where a failure becomes an HTTP status and a public message. */
 const SNS_ERRORS: Record<SnsErrorCode, ErrorAnswer> = {
@@ -46,6 +48,8 @@ export function errorAnswer(error: unknown, path = ""): ErrorAnswer {
     return SNS_ERRORS[error.code];
   }
   if (error instanceof InvalidInputError || error instanceof RpcEndpointRefusedError) return INVALID_INPUT;
+  // A request's own bounds are the RPC side's failure to answer within them; its client's allowance is a rate limit.
+  if (error instanceof RpcBudgetError && error.bound === "client") return TOO_MANY_REQUESTS;
   if (error instanceof RpcError) return RPC_UNAVAILABLE;
   if (error instanceof RpcNotConfiguredError) return INTERNAL;
   return INTERNAL;
@@ -54,6 +58,7 @@ export function errorAnswer(error: unknown, path = ""): ErrorAnswer {
 /** Short machine-readable name of a failure, for logs and metrics. */
 export function errorCode(error: unknown): string {
   if (error instanceof SnsError) return error.code;
+  if (error instanceof RpcBudgetError) return `RPC_BUDGET_${error.bound.toUpperCase()}`;
   if (error instanceof RpcError) return `RPC_${error.kind.toUpperCase().replace("-", "_")}`;
   if (error instanceof Error) return error.name;
   return "UNKNOWN";

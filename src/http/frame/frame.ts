@@ -8,6 +8,8 @@ import type { AppEnv } from "../deps.js";
 import { hasAllHeaders } from "../answer/envelope.js";
 import { logAnswer, requestIdFor } from "../answer/request-log.js";
 import { namesOverride, offerEndpoint } from "./endpoint.js";
+import type { YieldToLoop } from "./rpc-usage.js";
+import { RpcBudgetError } from "../../rpc/request-budget.js";
 
 /** What answers a request inside the frame: a route's handler, or the app's 404/405. */
 export type Answerer = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>;
@@ -30,10 +32,37 @@ export interface RequestFrameOptions {
   /** The Cache-Control a success on a path earns (answer/cache-policy.ts). */
   cachePolicyOf(path: string): string;
   readonly endpoints: EndpointSelector;
-  /** Counts requests naming an `rpc` override (override-rate-limit.ts); absent: unlimited. */
+  /** Counts what requests naming an `rpc` override cost their client (override-rate-limit.ts); absent: unlimited. */
   readonly overrideLimit?: (c: Context<AppEnv>, next: Next) => Promise<Response | void>;
+  /** Lets the event loop serve others between slices of a request's work over RPC-supplied lists. */
+  readonly yieldToLoop: YieldToLoop;
   /** The answer to a failure of the route (the app's error handler). */
   onError(error: Error, c: Context<AppEnv>): Response | Promise<Response>;
+}
+
+/**
+ * `answered`, or the request's budget error once its deadline has passed:
+ * work still under way (an exchange, a slice of a list) stops at its next
+ * look at the budget, but the client has its answer by the deadline.
+ */
+function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<Response | void>): Promise<Response | void> | Response | void {
+  const budget = c.get("rpcBudget");
+  if (!(answered instanceof Promise) || !budget) return answered;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(budget.exhausted ?? new RpcBudgetError("deadline", `request deadline of ${budget.limits.deadlineMs} ms passed`));
+    }, budget.remainingMs());
+    answered.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**
@@ -53,7 +82,8 @@ export interface RequestFrameOptions {
  * telemetry, and the request's log line (answer/request-log.ts).
  */
 export function requestFrame(options: RequestFrameOptions): RequestFrame {
-  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, overrideLimit, onError } = options;
+  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, onError, yieldToLoop } = options;
+  const overrideLimit = options.overrideLimit ?? ((_c: Context<AppEnv>, next: Next) => next());
 
   // A thrown failure is the error handler's answer, as in Hono's compose.
   const fail = (c: Context<AppEnv>, error: unknown): void | Promise<void> => {
@@ -114,13 +144,14 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
       const overridden = namesOverride(rpcParam);
       const shared = overridden ? NO_STORE : (routePolicy ?? cachePolicyOf(c.req.path));
       c.set("sharedCacheControl", shared);
-      offerEndpoint(c, endpoints, rpcParam);
-      if (overridden && overrideLimit) {
-        // The limiter's 429 is what it returns, without calling on.
+      offerEndpoint(c, endpoints, rpcParam, yieldToLoop);
+      if (overridden) {
+        // The limiter's 429 is what it returns, without calling on. An override's answer
+        // comes by its budget's deadline, whatever its endpoint does (see withinDeadline).
         const answering = async (): Promise<void> => {
           let answered: Response | void;
           try {
-            answered = await answer(c, next);
+            answered = await withinDeadline(c, answer(c, next));
           } catch (error) {
             return fail(c, error);
           }

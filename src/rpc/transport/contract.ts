@@ -1,6 +1,7 @@
 import { type AnswerLimits, AnswerShapeGuard } from "../answer-shape.js";
 import type { ByteBudget } from "../byte-budget.js";
 import { HttpStatusError, RpcEndpointRefusedError, RpcError, parseRetryAfter } from "../errors.js";
+import { type PostPayers, attemptTimeoutMs, payForAttempt, payForBytes } from "../request-budget.js";
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
 export interface RpcTransport {
@@ -9,9 +10,13 @@ export interface RpcTransport {
   /**
    * `limits` bound the answer's size and structure before it is parsed;
    * `signal` ends the exchange early (a failover deadline, a hedge that lost):
-   * it then fails as a timeout.
+   * it then fails as a timeout. `payers`: the request budgets the post is
+   * for (request-budget.ts); each attempt pays for its calls before it is
+   * sent, and for the answer's bytes as they arrive, and takes no longer
+   * than the latest payer's deadline. A transport over several endpoints
+   * passes them on to each attempt, so retries and failovers are paid too.
    */
-  post(body: string, limits?: AnswerLimits, signal?: AbortSignal): Promise<unknown>;
+  post(body: string, limits?: AnswerLimits, signal?: AbortSignal, payers?: PostPayers): Promise<unknown>;
 }
 
 export interface TransportLimits {
@@ -108,13 +113,15 @@ export class AnswerReader {
   constructor(
     limits: AnswerLimits,
     private readonly budget: ByteBudget,
+    private readonly payers?: PostPayers,
   ) {
     this.guard = new AnswerShapeGuard(limits);
   }
 
-  /** Throws a typed error once the answer outgrows its limits or the budget. */
+  /** Throws a typed error once the answer outgrows its limits, the memory budget or its payers' budgets. */
   push(chunk: Uint8Array): void {
     this.guard.feed(chunk);
+    payForBytes(this.payers, chunk.length);
     if (!this.budget.tryTake(chunk.length)) throw overBudget();
     this.held += chunk.length;
     this.chunks.push(chunk);
@@ -143,8 +150,13 @@ export class AnswerReader {
   }
 }
 
-async function readJson(body: AsyncIterable<Uint8Array>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
-  const reader = new AnswerReader(limits, budget);
+async function readJson(
+  body: AsyncIterable<Uint8Array>,
+  limits: AnswerLimits,
+  budget: ByteBudget,
+  payers: PostPayers | undefined,
+): Promise<unknown> {
+  const reader = new AnswerReader(limits, budget, payers);
   try {
     for await (const chunk of body) reader.push(chunk);
     return reader.parse();
@@ -175,10 +187,12 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
   return {
     url,
     maxResponseBytes,
-    async post(body, answerLimits = ceiling, signal) {
+    async post(body, answerLimits = ceiling, signal, payers) {
       const effective = answerLimitsWithin(answerLimits, maxResponseBytes);
+      payForAttempt(payers);
+      const attemptMs = attemptTimeoutMs(payers, timeoutMs);
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), timeoutMs);
+      const timer = setTimeout(() => controller.abort(), attemptMs);
       const stop = () => controller.abort();
       signal?.addEventListener("abort", stop);
       if (signal?.aborted) controller.abort();
@@ -193,9 +207,9 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
           controller.abort();
           throw declaredTooLarge(length, effective.maxBytes);
         }
-        return await readJson(answer.body, effective, budget);
+        return await readJson(answer.body, effective, budget, payers);
       } catch (error) {
-        throw exchangeFault(error, controller.signal.aborted, timeoutMs);
+        throw exchangeFault(error, controller.signal.aborted, attemptMs);
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener("abort", stop);

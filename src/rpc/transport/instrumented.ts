@@ -10,6 +10,7 @@ const OUTCOME_OF_KIND: Record<RpcFailureKind, RpcRequestOutcome> = {
   timeout: "timeout",
   "too-large": "too_large",
   overloaded: "overloaded",
+  budget: "budget",
 };
 
 function outcomeOf(error: unknown): RpcRequestOutcome {
@@ -27,11 +28,11 @@ export function instrumentTransport(transport: RpcTransport, telemetry: Telemetr
   return {
     url: transport.url,
     maxResponseBytes: transport.maxResponseBytes,
-    async post(body, limits, signal) {
+    async post(body, limits, signal, payers) {
       telemetry.rpcRequestStarted();
       const started = performance.now();
       try {
-        const answer = await transport.post(body, limits, signal);
+        const answer = await transport.post(body, limits, signal, payers);
         telemetry.rpcRequestFinished(endpoint, "ok", (performance.now() - started) / 1000);
         return answer;
       } catch (error) {

@@ -4,6 +4,7 @@ import type { ChainReader } from "../chain.js";
 import { NAME_TOKENIZER_ID, NFT_RECORD_LEN, TOKEN_ACCOUNT_LEN, TOKEN_PROGRAM_ID } from "../constants.js";
 import { SnsError } from "../errors.js";
 import { NftRecordTag, decodeNftRecord } from "../layouts/nft-record.js";
+import { mapPaced } from "../paced.js";
 
 /** u64 little-endian 1: token accounts holding exactly one token (base58 `Ahg1opVcGX`). */
 const AMOUNT_ONE = new Uint8Array([1, 0, 0, 0, 0, 0, 0, 0]);
@@ -35,12 +36,11 @@ export async function findWalletMints(
     ...(commitment && { commitment }),
     ...(minContextSlot !== undefined && { minContextSlot }),
   });
-  const mints = new Set<Address>();
-  for (const { account } of accounts) {
+  const listed = await mapPaced(chain, accounts, ({ account }) => {
     if (account.data.length !== 32) throw new SnsError("MALFORMED_ACCOUNT", "token account slice is not 32 bytes");
-    mints.add(bytesToAddress(account.data));
-  }
-  return { slot, mints: [...mints] };
+    return bytesToAddress(account.data);
+  });
+  return { slot, mints: [...new Set(listed)] };
 }
 
 /** Name accounts of tokenized domains for a wallet's mints; how is up to the source. */
