@@ -134,3 +134,16 @@ describe("fixture srsNames", () => {
     expect(() => buildFixtureAccounts({ srsNames: [{ name: "x", owner: "bob", token: { holder: "bob" } }] })).toThrow(/exactly one of owner, token/);
   });
 });
+
+describe("SOL_SRS_RESOLUTION", () => {
+  it("is off by default, on with `on`, and any other value is the startup error", async () => {
+    const { ConfigError, loadConfig } = await import("../../src/config.js");
+    expect(loadConfig({}).solSrsResolution).toBe(false);
+    expect(loadConfig({ SOL_SRS_RESOLUTION: "on" }).solSrsResolution).toBe(true);
+    expect(loadConfig({ SOL_SRS_RESOLUTION: "off" }).solSrsResolution).toBe(false);
+    for (const bad of ["true", "1", "ON", "yes"]) {
+      expect(() => loadConfig({ SOL_SRS_RESOLUTION: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ SOL_SRS_RESOLUTION: bad })).toThrow(/SOL_SRS_RESOLUTION/);
+    }
+  });
+});
