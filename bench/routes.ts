@@ -1,5 +1,5 @@
 import * as untypedSdk from "@bonfida/spl-name-service";
-import { Connection, PublicKey } from "@solana/web3.js";
+import { Connection, PublicKey, Transaction, type TransactionInstruction } from "@solana/web3.js";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "../src/config.js";
 import { startGateway } from "../src/platform/node/gateway.js";
@@ -36,6 +36,15 @@ const sdk = untypedSdk as unknown as {
   getDomainKeySync(domain: string): { pubkey: PublicKey };
   getReverseKeySync(domain: string, isSub?: boolean): PublicKey;
   resolve(c: Connection, domain: string): Promise<PublicKey>;
+  registerDomainNameV2(
+    c: Connection,
+    name: string,
+    space: number,
+    buyer: PublicKey,
+    buyerTokenAccount: PublicKey,
+    mint?: PublicKey,
+  ): Promise<TransactionInstruction[]>;
+  createSubdomain(c: Connection, subdomain: string, owner: PublicKey, space?: number): Promise<TransactionInstruction[]>;
 };
 
 const NO_PDA = { allowPda: false } as const;
@@ -49,7 +58,6 @@ const safeReference = async (c: Connection, name: string) => {
   const [srs, sns] = await Promise.all([srsReference(c, name), sdk.resolve(c, name)]);
   if (srs !== sns.toBase58()) throw new Error(`${name}.sol: SRS ${srs}, SNS ${sns.toBase58()}`);
   return srs;
-};
 
 const DURATION_MS = settingsFor("routes").durationS * 1000;
 const CONCURRENCY = 16;
@@ -76,6 +84,24 @@ const domainsSdk = async (c: Connection, wallet: string) => {
   return [await sdk.reverseLookupBatch(c, keys), tokenized];
 };
 
+/** Upstream's answer to `serialize=true`: a fresh blockhash, web3.js's unsigned serialization. */
+const serializedSdk = async (c: Connection, payer: PublicKey, instructions: TransactionInstruction[]) => {
+  const transaction = new Transaction();
+  transaction.feePayer = payer;
+  transaction.recentBlockhash = (await c.getLatestBlockhash()).blockhash;
+  transaction.add(...instructions);
+  return transaction.serialize({ requireAllSignatures: false, verifySignatures: false }).toString("base64");
+};
+
+const bob = pk(wallets[1]!);
+const USDC = pk("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
+const bobUsdc = PublicKey.findProgramAddressSync(
+  [bob.toBuffer(), pk("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA").toBuffer(), USDC.toBuffer()],
+  pk("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"),
+)[0];
+const registerSdk = (c: Connection) => sdk.registerDomainNameV2(c, "example", 1000, bob, bobUsdc, USDC);
+const createSubdomainSdk = (c: Connection) => sdk.createSubdomain(c, "team.plain", bob, 0);
+
 const CASES: Case[] = [
   { route: "/resolve .sns (registry owner)", path: "/resolve/plain.sns", sdk: (c) => sdk.resolve(c, "plain") },
   { route: "/resolve .sns (tokenized)", path: "/resolve/bonfida.sns", sdk: (c) => sdk.resolve(c, "bonfida") },
@@ -101,6 +127,18 @@ const CASES: Case[] = [
   { route: "/domains (registry-owned)", path: `/domains/${wallets[0]}`, sdk: (c) => domainsSdk(c, wallets[0]!) },
   { route: "/domains (tokenized)", path: `/domains/${wallets[2]}`, sdk: (c) => domainsSdk(c, wallets[2]!) },
   { route: "/subdomains", path: "/subdomains/bonfida", sdk: (c) => sdk.findSubdomains(c, pk(deriveDomainKey("bonfida"))) },
+  { route: "/register", path: `/register?buyer=${bob}&domain=example&space=1000`, sdk: registerSdk },
+  {
+    route: "/register (serialize)",
+    path: `/register?buyer=${bob}&domain=example&space=1000&serialize=true`,
+    sdk: async (c) => serializedSdk(c, bob, await registerSdk(c)),
+  },
+  { route: "/create-subdomain", path: `/create-subdomain?owner=${bob}&subdomain=team.plain`, sdk: createSubdomainSdk },
+  {
+    route: "/create-subdomain (serialize)",
+    path: `/create-subdomain?owner=${bob}&subdomain=team.plain&serialize=true`,
+    sdk: async (c) => serializedSdk(c, bob, await createSubdomainSdk(c)),
+  },
 ];
 
 /** Requests per second, and how many were made. */
