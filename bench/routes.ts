@@ -58,6 +58,7 @@ const safeReference = async (c: Connection, name: string) => {
   const [srs, sns] = await Promise.all([srsReference(c, name), sdk.resolve(c, name)]);
   if (srs !== sns.toBase58()) throw new Error(`${name}.sol: SRS ${srs}, SNS ${sns.toBase58()}`);
   return srs;
+};
 
 const DURATION_MS = settingsFor("routes").durationS * 1000;
 const CONCURRENCY = 16;
