@@ -18,6 +18,7 @@ const INTEGRATION = [
   "test/differential/resolve-bulk.test.ts",
   "test/http/srs-resolve.test.ts",
   "test/differential/srs-resolve.test.ts",
+  "test/http/srs-demo.test.ts",
 ];
 
 export default defineConfig({

@@ -4,11 +4,24 @@ import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
+import type { Classified } from "./answer/classify.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
 import type { ResolveShortcut } from "./answer/repeat-answer.js";
 import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
 import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
+
+/** What a bulk request asked for and got, for its log line (see README, "Request log"). */
+export interface BulkTally {
+  /** Names in the request, repeats included. */
+  readonly names: number;
+  /** Names resolved: valid, and each spelling of a name once. */
+  readonly distinct: number;
+  /** Items by status. */
+  readonly items: Readonly<Record<string, number>>;
+  /** JSON-RPC calls the request paid for (its budget's count; reads shared with other requests count for each). */
+  readonly jsonRpcCalls: number;
+}
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
@@ -40,23 +53,12 @@ export interface AppDeps {
   readonly resolveShortcut?: Pick<ResolveShortcut, "learn">;
 }
 
-/** What a bulk request asked for and got, for its log line (see README, "Request log"). */
-export interface BulkTally {
-  /** Names in the request, repeats included. */
-  readonly names: number;
-  /** Names resolved: valid, and each spelling of a name once. */
-  readonly distinct: number;
-  /** Items by status. */
-  readonly items: Readonly<Record<string, number>>;
-  /** JSON-RPC calls the request paid for (its budget's count; reads shared with other requests count for each). */
-  readonly jsonRpcCalls: number;
-}
-
 export interface AppEnv {
   Variables: {
     /** The RPC endpoint of this request (`rpc` override or RPC_URL); throws when refused. */
     rpc: () => RpcEndpoint;
-    error: unknown;
+    /** The failure this request is answered with (answer/failure.ts), for its log line. */
+    failure: Classified;
     /** Echoed in `X-Request-Id` and in the request's log lines. */
     requestId: string;
     /** Set once the request has chosen its endpoint. */
@@ -77,7 +79,7 @@ export interface AppEnv {
     envelopeAnswer: Response;
     /** Set by the bulk routes: what the request's log line reports of its names. */
     bulk: BulkTally;
-    /** Something put headers on Hono's context with `c.header`: answers are built by Hono, which keeps them. */
+    /** Something put headers on Hono's context (the override rate limiter): answers are built by Hono, which keeps them. */
     contextHeaders: true;
   };
 }

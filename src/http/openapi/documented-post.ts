@@ -2,6 +2,7 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../deps.js";
 import { InvalidInputError } from "../answer/classify.js";
+import { declareAnswers } from "../answer/route-answers.js";
 import { Admission } from "./admission.js";
 import { readBodyText } from "./request-body.js";
 import { type DocumentedRoute, type ExampleRequest, honoPath, operationId, responses } from "./documented-route.js";
@@ -66,14 +67,15 @@ export function documentedPost<B extends z.ZodType>(
       },
       responses: answers,
     });
-    app.post(honoPath(path), async (c) => {
+    const handle = async (c: Context<AppEnv>): Promise<Response> => {
       const leave = await admission.enter();
       try {
         return await answer(c, path);
       } finally {
         leave();
       }
-    });
+    };
+    app.post(honoPath(path), declareAnswers(handle, { cache: route.cache }));
   }
 
   async function answer(c: Context<AppEnv>, path: string): Promise<Response> {

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../deps.js";
-import { setContextHeader } from "../answer/envelope.js";
 import { BodyTooLargeError, InvalidInputError } from "../answer/classify.js";
 
 /**
@@ -12,7 +11,9 @@ import { BodyTooLargeError, InvalidInputError } from "../answer/classify.js";
  * `drain`), else left to the platform (@hono/node-server drops it after the
  * answer, closing the connection if it goes on too long). The same on Node
  * and Workers: both hand the app a standard `ReadableStream`. Bytes that
- * are not UTF-8 cannot be JSON.
+ * are not UTF-8 cannot be JSON. The 413 closes the connection (classify.ts):
+ * a client must not send its next request on a connection the server may
+ * drop while unread bytes drain.
  *
  * @throws BodyTooLargeError, InvalidInputError
  */
@@ -21,7 +22,7 @@ export async function readBodyText(c: Context<AppEnv>, limit: number): Promise<s
   const stream = c.req.raw.body;
   if (declared !== undefined && Number(declared) > limit) {
     if (stream && Number(declared) <= DRAINED_BYTES) await drain(stream.getReader(), 0);
-    throw tooLarge(c, `body declares ${declared} bytes`);
+    throw new BodyTooLargeError(`body declares ${declared} bytes`);
   }
   if (!stream) return "";
   const reader = stream.getReader();
@@ -33,7 +34,7 @@ export async function readBodyText(c: Context<AppEnv>, limit: number): Promise<s
     length += value.byteLength;
     if (length > limit) {
       await drain(reader, length);
-      throw tooLarge(c, `body over ${limit} bytes`);
+      throw new BodyTooLargeError(`body over ${limit} bytes`);
     }
     chunks.push(value);
   }
@@ -69,14 +70,5 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: numb
 /** Bytes of a refused body read (and dropped) before answering; a larger one is answered at once. */
 const DRAINED_BYTES = 1024 * 1024;
 
-/**
- * The rest of the body is not read: the answer closes the connection
- * (`Connection: close`), so that a client does not send its next request on
- * a connection the server may drop while the unread bytes drain.
- */
-function tooLarge(c: Context<AppEnv>, detail: string): BodyTooLargeError {
-  setContextHeader(c, "Connection", "close");
-  return new BodyTooLargeError(detail);
-}
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });

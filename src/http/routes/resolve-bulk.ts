@@ -2,11 +2,10 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Address } from "@solana/kit";
 import type { FullDomain } from "../../sns/domain.js";
-import { SnsError } from "../../sns/errors.js";
 import type { Settled } from "../../service/resolver.js";
 import type { AppDeps, AppEnv, BulkTally } from "../deps.js";
 import { ok } from "../answer/envelope.js";
-import { errorAnswer } from "../answer/classify.js";
+import { classify } from "../answer/classify.js";
 import { documentedPost } from "../openapi/documented-post.js";
 import { fullDomainParam, plainCheckOf } from "../openapi/request-schemas.js";
 import { PublicKey } from "../openapi/response-schemas.js";
@@ -90,6 +89,7 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       maxBodyBytes: MAX_BULK_BODY_BYTES,
       concurrency: BULK_CONCURRENCY,
       rpc: true,
+      cache: "none",
       result: z.array(BulkItem),
       errors: { 400: ["Invalid input"] },
       examples: {
@@ -169,7 +169,7 @@ async function resolveItems(
 }
 
 function failedItem(domain: string, error: unknown): Item {
-  const { status, message } = errorAnswer(error, "/resolve/");
+  const { status, message } = classify(error);
   return { domain, status, s: "error", result: message };
 }
 
@@ -182,7 +182,7 @@ function logFirstFault(c: Context<AppEnv>, deps: AppDeps, settled: readonly Sett
   let first: unknown;
   let faults = 0;
   for (const outcome of settled) {
-    if (outcome.ok || outcome.error instanceof SnsError || errorAnswer(outcome.error).status < 500) continue;
+    if (outcome.ok || !classify(outcome.error).logged) continue;
     first ??= outcome.error;
     faults++;
   }
