@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PdaPolicy } from "./sns/queries/resolve.js";
+import type { BudgetLimits } from "./rpc/request-budget.js";
 import { tryDecodePublicKey } from "./sns/bytes.js";
 
 const flag = z
@@ -101,8 +102,17 @@ const schema = z.object({
   SHUTDOWN_GRACE_MS: intFrom(10_000, 0, 600_000),
   RPC_OVERRIDE: z.enum(["on", "off"]).optional().default("on"),
   TOKENIZED_INDEX: z.enum(["on", "off"]).optional().default("on"),
+  TOKENIZED_INDEX_MAX_MB: intFrom(32, 1, 4096),
   RPC_OVERRIDE_HOSTS: hostList,
-  RPC_OVERRIDE_RATE_LIMIT: intFrom(0, 0, 1_000_000),
+  RPC_OVERRIDE_RATE_LIMIT: intFrom(1200, 0, 100_000_000),
+  RPC_BUDGET_MS: intFrom(30_000, 100, 600_000),
+  RPC_BUDGET_CALLS: intFrom(5000, 1, 10_000_000),
+  RPC_BUDGET_BYTES: intFrom(256 * 1024 * 1024, 1024, 2 ** 40),
+  RPC_BUDGET_ITEMS: intFrom(200_000, 1, 100_000_000),
+  RPC_OVERRIDE_BUDGET_MS: intFrom(10_000, 100, 600_000),
+  RPC_OVERRIDE_BUDGET_CALLS: intFrom(200, 1, 10_000_000),
+  RPC_OVERRIDE_BUDGET_BYTES: intFrom(16 * 1024 * 1024, 1024, 2 ** 40),
+  RPC_OVERRIDE_BUDGET_ITEMS: intFrom(20_000, 1, 100_000_000),
   CLIENT_IP_HEADER: headerName,
   HEADERS_TIMEOUT_MS: intFrom(10_000, 1000, 120_000),
   NFT_HOLDER_TTL_MS: intFrom(0, 0, 60_000),
@@ -133,10 +143,16 @@ export interface GatewayConfig {
   readonly rpcOverride: boolean;
   /** `/domains` on RPC_URL reads tokenized domains from an in-memory index of the tokenizer. */
   readonly tokenizedIndex: boolean;
+  /** Memory the tokenized index may take, in MiB (64 bytes per record); past it, `/domains` scans. */
+  readonly tokenizedIndexMaxMb: number;
   /** Host names an `rpc` override may name; undefined: any public host. */
   readonly rpcOverrideHosts: ReadonlySet<string> | undefined;
-  /** Override requests per minute per client IP; 0: unlimited. */
+  /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
   readonly rpcOverrideRateLimit: number;
+  /** What one request on `RPC_URL` may cause (RPC_BUDGET_*). */
+  readonly rpcBudget: BudgetLimits;
+  /** What one request naming an `rpc` override may cause (RPC_OVERRIDE_BUDGET_*). */
+  readonly rpcOverrideBudget: BudgetLimits;
   /** Header carrying the client IP (set by a trusted proxy); undefined: the socket's address. */
   readonly clientIpHeader: string | undefined;
   /** Time a client has to send a request's headers (and twice that for the whole request). */
@@ -178,8 +194,21 @@ export function loadConfig(env: Env): GatewayConfig {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     rpcOverride: e.RPC_OVERRIDE === "on",
     tokenizedIndex: e.TOKENIZED_INDEX === "on",
+    tokenizedIndexMaxMb: e.TOKENIZED_INDEX_MAX_MB,
     rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
+    rpcBudget: {
+      deadlineMs: e.RPC_BUDGET_MS,
+      maxCalls: e.RPC_BUDGET_CALLS,
+      maxBytes: e.RPC_BUDGET_BYTES,
+      maxItems: e.RPC_BUDGET_ITEMS,
+    },
+    rpcOverrideBudget: {
+      deadlineMs: e.RPC_OVERRIDE_BUDGET_MS,
+      maxCalls: e.RPC_OVERRIDE_BUDGET_CALLS,
+      maxBytes: e.RPC_OVERRIDE_BUDGET_BYTES,
+      maxItems: e.RPC_OVERRIDE_BUDGET_ITEMS,
+    },
     clientIpHeader: e.CLIENT_IP_HEADER,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     nftHolderTtlMs: e.NFT_HOLDER_TTL_MS,

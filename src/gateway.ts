@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
+import { type RouteAnswers, answersLookup } from "./http/answer/route-answers.js";
 import { ResolveShortcut } from "./http/answer/repeat-answer.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
@@ -37,6 +38,12 @@ export interface Platform {
   readonly defer?: Defer;
   /** How a batch reply's reads are settled (see AccountLoaderOptions.pacing); absent: all at once. */
   readonly settlePacing?: SettlePacing;
+  /**
+   * Lets the event loop serve other requests between slices of a request's
+   * work over RPC-supplied lists (Node: `setImmediate`, after pending I/O);
+   * absent: a zero-delay timer.
+   */
+  readonly yieldToLoop?: () => Promise<void>;
   /** The connection's peer address (for the override rate limit). */
   peerAddress(c: Context): string | undefined;
   /** Reads a request header (lower-case name) as `c.req.header(name)` would, without its cost; absent: that. */
@@ -67,6 +74,8 @@ export interface Gateway {
   readonly app: ReturnType<typeof createApp>;
   /** Answers repeated `/resolve` requests from the resolve cache before the app (with a cache and `Platform.requestKey`). */
   readonly resolveShortcut?: ResolveShortcut;
+  /** What the GET route answering a path declares about its answers (caching), for decisions made before the app. */
+  readonly answersFor: (path: string) => RouteAnswers;
   readonly logger: Logger;
   /** Releases RPC connections; call after the HTTP server has drained. */
   dispose(): Promise<void>;
@@ -83,6 +92,8 @@ function cutoffMemory(): CutoffMemory {
     },
   };
 }
+
+const yieldByTimer = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
 export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
@@ -107,6 +118,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         allowPrivate: config.allowPrivateRpcOverride,
       },
       maxOverrideEndpoints: 256,
+      budgets: { trusted: config.rpcBudget, override: config.rpcOverrideBudget },
       loader: {
         commitment: "processed",
         maxKeysPerCall: 100,
@@ -142,9 +154,19 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
   // The index is shared state with pending reads: never with per-request endpoints.
   const trusted = shared?.trustedEndpoint;
-  const index = config.tokenizedIndex && trusted ? new TokenizedIndex(trusted) : undefined;
+  // A request waits for the index at most half its RPC deadline, and keeps the rest for the scan.
+  const index =
+    config.tokenizedIndex && trusted
+      ? new TokenizedIndex(trusted, {
+          maxBytes: config.tokenizedIndexMaxMb * MiB,
+          maxWaitMs: Math.ceil(config.rpcTimeoutMs / 2),
+          logger: platform.logger,
+          ...(telemetry && { telemetry }),
+        })
+      : undefined;
+  // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
   const resolveShortcut =
-    shared && config.resolveCacheTtlMs > 0 && platform.requestKey
+    shared && trusted && config.resolveCacheTtlMs > 0 && platform.requestKey
       ? new ResolveShortcut({ resolver, endpoints: shared, logger: platform.logger, telemetry, keyOf: platform.requestKey })
       : undefined;
   const app = createApp({
@@ -157,11 +179,21 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
+    yieldToLoop: platform.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
     requestHeader: platform.requestHeader ?? ((c, name) => c.req.header(name)),
     docsAssets: platform.docsAssets,
     ...(resolveShortcut && { resolveShortcut }),
   });
-  return { app, ...(resolveShortcut && { resolveShortcut }), logger: platform.logger, dispose: () => shared?.close() ?? Promise.resolve() };
+  return {
+    app,
+    ...(resolveShortcut && { resolveShortcut }),
+    answersFor: answersLookup(app.routes),
+    logger: platform.logger,
+    dispose: () => {
+      index?.dispose();
+      return shared?.close() ?? Promise.resolve();
+    },
+  };
 }

@@ -39,9 +39,12 @@ function procStatusBytes(pid: number, field: string): number {
   return Number(match[1]) * 1024;
 }
 
-/** The gateway as a separate process started as `npm start` starts it, listening on an ephemeral loopback port. */
-export async function startChildGateway(env: Record<string, string>): Promise<ChildGateway> {
-  const child = spawn(process.execPath, [...NPM_START.nodeFlags, compiledEntry()], {
+/**
+ * The gateway as a separate process started as `npm start` starts it, listening on an ephemeral loopback port.
+ * `entry`: another build's `platform/node.js` (a benchmark measuring older code); default: this tree's.
+ */
+export async function startChildGateway(env: Record<string, string>, entry = compiledEntry()): Promise<ChildGateway> {
+  const child = spawn(process.execPath, [...NPM_START.nodeFlags, entry], {
     env: { ...process.env, ...NPM_START.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

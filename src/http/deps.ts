@@ -4,10 +4,12 @@ import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
+import type { Classified } from "./answer/classify.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
 import type { ResolveShortcut } from "./answer/repeat-answer.js";
-import type { RpcUsage } from "./frame/rpc-usage.js";
+import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
+import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
@@ -23,8 +25,10 @@ export interface AppDeps {
   tokenizedSource(endpoint: RpcEndpoint): TokenizedDomainSource;
   /** max-age of cacheable record routes (CACHE_TTL_SECONDS). */
   readonly cacheTtlSeconds: number;
-  /** Requests with `rpc` per minute per client IP; 0: unlimited. */
+  /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
   readonly overrideRateLimit: number;
+  /** Lets the event loop serve other requests between slices of a request's work over RPC-supplied lists. */
+  readonly yieldToLoop: YieldToLoop;
   /** Header a trusted proxy sets with the client IP; undefined: the socket's peer. */
   readonly clientIpHeader: string | undefined;
   /** The connection's peer address as the platform knows it. */
@@ -41,16 +45,21 @@ export interface AppEnv {
   Variables: {
     /** The RPC endpoint of this request (`rpc` override or RPC_URL); throws when refused. */
     rpc: () => RpcEndpoint;
-    error: unknown;
+    /** The failure this request is answered with (answer/failure.ts), for its log line. */
+    failure: Classified;
     /** Echoed in `X-Request-Id` and in the request's log lines. */
     requestId: string;
     /** Set once the request has chosen its endpoint. */
     rpcUsage: RpcUsage;
+    /** What the request may still cause at its endpoint; set once it has chosen one (request-budget.ts). */
+    rpcBudget: RequestBudget;
+    /** The client's allowance of RPC calls, for requests naming an override (frame/override-rate-limit.ts). */
+    costAllowance: CostAllowance;
     /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */
     sharedCacheControl: string;
     /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
-    /** Something put headers on Hono's context with `c.header`: answers are built by Hono, which keeps them. */
+    /** Something put headers on Hono's context (the override rate limiter): answers are built by Hono, which keeps them. */
     contextHeaders: true;
   };
 }

@@ -1,8 +1,9 @@
 import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/chain.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
-import { RpcError } from "./errors.js";
+import { OverloadedError, RpcError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
+import { type RequestBudget, addPayer } from "./request-budget.js";
 import { parseMultipleAccounts } from "./results.js";
 
 export interface AccountLoaderOptions {
@@ -54,6 +55,8 @@ const deferByTimer: Defer = (task) => {
 
 interface Pending {
   readonly key: string;
+  /** The request that first asked for it (requests sharing a read in flight pay nothing more). */
+  readonly budget: RequestBudget | undefined;
   resolve(account: AccountData | null): void;
   reject(error: unknown): void;
 }
@@ -65,6 +68,7 @@ type GroupResult =
 
 interface PendingCall {
   readonly call: RpcCall;
+  readonly budget: RequestBudget | undefined;
   settle(outcome: RpcOutcome): void;
 }
 
@@ -88,21 +92,27 @@ export class AccountLoader {
     private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {}
 
-  load(keys: readonly Address[]): Promise<(AccountData | null)[]> {
-    return Promise.all(keys.map((key) => this.loadOne(key)));
+  /** `budget`: the request the reads are for; it pays for the calls that carry them (request-budget.ts). */
+  load(keys: readonly Address[], budget?: RequestBudget): Promise<(AccountData | null)[]> {
+    try {
+      budget?.check();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.all(keys.map((key) => this.loadOne(key, budget)));
   }
 
-  private loadOne(key: string): Promise<AccountData | null> {
+  private loadOne(key: string, budget: RequestBudget | undefined): Promise<AccountData | null> {
     const existing = this.shared.get(key);
     if (existing) {
       this.telemetry.coalesced("account");
       return existing;
     }
     if (this.queue.length >= this.options.maxQueuedKeys) {
-      return Promise.reject(new RpcError("network", "too many account reads queued for this RPC endpoint"));
+      return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     const promise = new Promise<AccountData | null>((resolve, reject) => {
-      this.queue.push({ key, resolve, reject });
+      this.queue.push({ key, budget, resolve, reject });
     });
     this.telemetry.rpcQueueChanged(1);
     this.shared.set(key, promise);
@@ -112,12 +122,17 @@ export class AccountLoader {
     return promise;
   }
 
-  /** Any other call, sent with the next batch; its outcome is settled on its own. */
-  enqueueCall(call: RpcCall): Promise<RpcOutcome> {
-    if (this.calls.length >= this.options.maxQueuedKeys) {
-      return Promise.resolve({ ok: false, error: new RpcError("network", "too many calls queued for this RPC endpoint") });
+  /** Any other call, sent with the next batch; its outcome is settled on its own. `budget`: as for `load`. */
+  enqueueCall(call: RpcCall, budget?: RequestBudget): Promise<RpcOutcome> {
+    try {
+      budget?.check();
+    } catch (error) {
+      return Promise.resolve({ ok: false, error: error as Error });
     }
-    const outcome = new Promise<RpcOutcome>((settle) => this.calls.push({ call, settle }));
+    if (this.calls.length >= this.options.maxQueuedKeys) {
+      return Promise.resolve({ ok: false, error: new OverloadedError("too many calls queued for this RPC endpoint") });
+    }
+    const outcome = new Promise<RpcOutcome>((settle) => this.calls.push({ call, budget, settle }));
     this.telemetry.rpcQueueChanged(1);
     this.schedule();
     return outcome;
@@ -186,7 +201,7 @@ export class AccountLoader {
     ];
     this.inFlight++;
     this.client
-      .batch(calls)
+      .batch(calls, payersOf(groups, others))
       .then(
         (outcomes) => {
           // A reply is spread over a few turns at most: at high concurrency each turn reads hundreds of
@@ -217,6 +232,23 @@ export class AccountLoader {
       });
     if (this.hasWork) this.schedule();
   }
+}
+
+/** Each request with how many of the batch's calls carry its reads or are its own. */
+function payersOf(groups: readonly Pending[][], others: readonly PendingCall[]): Map<RequestBudget, number> | undefined {
+  let payers: Map<RequestBudget, number> | undefined;
+  for (const group of groups) {
+    let previous: RequestBudget | undefined;
+    const seen = new Set<RequestBudget>();
+    for (const { budget } of group) {
+      if (!budget || budget === previous || seen.has(budget)) continue;
+      previous = budget;
+      seen.add(budget);
+      addPayer((payers ??= new Map()), budget);
+    }
+  }
+  for (const { budget } of others) if (budget) addPayer((payers ??= new Map()), budget);
+  return payers;
 }
 
 function groupResult(group: Pending[], outcome: RpcOutcome): GroupResult {

@@ -46,26 +46,44 @@ export function ipFamily(text: string): 0 | 4 | 6 {
 const inAny = (address: ipaddr.IPv4 | ipaddr.IPv6, subnets: readonly Subnet[]) =>
   subnets.some((subnet) => address.match(subnet as [ipaddr.IPv4 | ipaddr.IPv6, number]));
 
-/** Embedded IPv4 of an IPv4-mapped or IPv4-compatible IPv6 address, if any. */
-function embeddedIpv4(address: string): string | null {
-  const match = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (match) return match[1]!;
-  const hex = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+const v4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+
+/**
+ * The IPv4 addresses an IPv6 address stands for, when it is one of the
+ * forms that carry one: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-translated
+ * (`::ffff:0:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), 6to4
+ * (`2002:aabb:ccdd::/48`), Teredo (`2001:0:<server>:…:<client inverted>`:
+ * both the server and the client) and NAT64's well-known prefix
+ * (`64:ff9b::a.b.c.d`). Packets to such an address reach that IPv4 host
+ * through a translator or tunnel, so it is classified as that host is.
+ * Undefined for any other address. (The local-use NAT64 prefix
+ * `64:ff9b:1::/48` is a site's own translator: non-public whatever it carries.)
+ */
+function embeddedIpv4s(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const p = address.parts;
+  const zero = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  if (zero(0, 5) && p[5] === 0xffff) return [v4Of(p[6]!, p[7]!)];
+  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0) return [v4Of(p[6]!, p[7]!)];
+  // `::` and `::1` are not IPv4-compatible addresses.
+  if (zero(0, 6) && (p[6] !== 0 || p[7]! > 1)) return [v4Of(p[6]!, p[7]!)];
+  if (p[0] === 0x2002) return [v4Of(p[1]!, p[2]!)];
+  if (p[0] === 0x2001 && p[1] === 0) return [v4Of(p[2]!, p[3]!), v4Of(p[6]! ^ 0xffff, p[7]! ^ 0xffff)];
+  if (p[0] === 0x64 && p[1] === 0xff9b && zero(2, 6)) return [v4Of(p[6]!, p[7]!)];
+  return undefined;
 }
 
-/** True when `address` (an IP literal) is not a public unicast address. */
+/** Public unicast: ipaddr.js's `range()` says `unicast`, and no block listed above holds it. */
+const isPublicV4 = (address: ipaddr.IPv4) => address.range() === "unicast" && !inAny(address, blockedV4);
+
+/** True when `address` (an IP literal) is not a public unicast address, nor a form carrying only public IPv4s. */
 export function isNonPublicAddress(address: string): boolean {
   const family = ipFamily(address);
-  if (family === 4) return inAny(ipaddr.IPv4.parse(address), blockedV4);
+  if (family === 4) return !isPublicV4(ipaddr.IPv4.parse(address));
   if (family === 6) {
-    const bare = address.toLowerCase().replace(/%.*$/, "");
-    const v4 = embeddedIpv4(bare);
-    if (v4) return inAny(ipaddr.IPv4.parse(v4), blockedV4);
-    return inAny(ipaddr.IPv6.parse(bare), blockedV6);
+    const parsed = ipaddr.IPv6.parse(address.toLowerCase().replace(/%.*$/, ""));
+    const carried = embeddedIpv4s(parsed);
+    if (carried) return !carried.every(isPublicV4);
+    return parsed.range() !== "unicast" || inAny(parsed, blockedV6);
   }
   return true;
 }

@@ -14,6 +14,7 @@ import { AccountLoader, type AccountLoaderOptions } from "./account-loader.js";
 import type { AnswerSizing } from "./answer-shape.js";
 import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
 import { JsonRpcClient } from "./json-rpc.js";
+import type { BudgetLimits, RequestBudget } from "./request-budget.js";
 import {
   type SignatureEntry,
   type TransactionAccounts,
@@ -29,6 +30,13 @@ import { type CutoffState, SolCutoffGate } from "./sol-cutoff-gate.js";
 import type { RpcTransport } from "./transport/contract.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
+/** Limits of an endpoint built without any (tests, benchmarks): nothing a request asks for is refused. */
+const UNBOUNDED: BudgetLimits = {
+  deadlineMs: Number.MAX_SAFE_INTEGER / 2,
+  maxCalls: Number.MAX_SAFE_INTEGER,
+  maxBytes: Number.MAX_SAFE_INTEGER,
+  maxItems: Number.MAX_SAFE_INTEGER,
+};
 /** getMultipleAccounts takes at most 100 keys. */
 const MAX_KEYS_PER_CALL = 100;
 
@@ -37,12 +45,20 @@ const encodeFilter = (filter: AccountFilter) =>
     ? { dataSize: filter.dataSize }
     : { memcmp: { offset: filter.memcmp.offset, bytes: encodeBase58(filter.memcmp.bytes) } };
 
-/** One RPC endpoint with its own batching, coalescing and `.sol` cutoff memory. */
+/**
+ * One RPC endpoint with its own batching, coalescing and `.sol` cutoff
+ * memory. Its reads take the budget of the request they are for (the last
+ * argument; a request reaches them through its own view, http/rpc-usage.ts):
+ * that request pays for the calls carrying them. Without one, the read is
+ * the gateway's own (the cutoff slot, the tokenized-domain index).
+ */
 export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly client: JsonRpcClient;
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
   private readonly largestByMint = new Map<string, Promise<readonly TokenAmountEntry[] | null>>();
+  /** Defined by a request's view of the endpoint (http/rpc-usage.ts), not by the endpoint. */
+  declare pace?: (items: number) => void | Promise<void>;
 
   constructor(
     transport: RpcTransport,
@@ -50,6 +66,8 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     sizing?: AnswerSizing,
     cutoff?: CutoffState,
     telemetry: Telemetry = NO_TELEMETRY,
+    /** What one request on this endpoint may cause (RPC_BUDGET_* or RPC_OVERRIDE_BUDGET_*). */
+    readonly budgetLimits: BudgetLimits = UNBOUNDED,
   ) {
     this.client = new JsonRpcClient(transport, sizing, telemetry);
     this.accounts = new AccountLoader(this.client, options, telemetry);
@@ -60,15 +78,15 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     return this.client.transport.url;
   }
 
-  getAccounts(keys: readonly Address[]): Promise<(AccountData | null)[]> {
-    return this.accounts.load(keys);
+  getAccounts(keys: readonly Address[], budget?: RequestBudget): Promise<(AccountData | null)[]> {
+    return this.accounts.load(keys, budget);
   }
 
-  getTokenLargestAccounts(mint: Address): Promise<readonly TokenAmountEntry[] | null> {
+  getTokenLargestAccounts(mint: Address, budget?: RequestBudget): Promise<readonly TokenAmountEntry[] | null> {
     let pending = this.largestByMint.get(mint);
     if (!pending) {
       const call = { method: "getTokenLargestAccounts", params: [mint, { commitment: this.options.commitment }] };
-      pending = this.accounts.enqueueCall(call).then((outcome) => {
+      pending = this.accounts.enqueueCall(call, budget).then((outcome) => {
         if (outcome.ok) return parseTokenLargestAccounts(outcome.result);
         // Nodes answer -32602 when the mint account is missing or not a mint.
         if (outcome.error instanceof JsonRpcError && outcome.error.code === INVALID_PARAMS) return null;
@@ -82,7 +100,7 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   }
 
   /** Sent with the next batch, like every other call; never coalesced (answers can be large). */
-  async getProgramAccounts(program: Address, query: ProgramAccountsQuery): Promise<ProgramAccounts> {
+  async getProgramAccounts(program: Address, query: ProgramAccountsQuery, budget?: RequestBudget): Promise<ProgramAccounts> {
     const config = {
       encoding: "base64",
       commitment: query.commitment ?? this.options.commitment,
@@ -91,13 +109,14 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
       ...(query.dataSlice && { dataSlice: query.dataSlice }),
       ...(query.minContextSlot !== undefined && { minContextSlot: query.minContextSlot }),
     };
-    return parseProgramAccounts(await this.call("getProgramAccounts", [program, config]));
+    return parseProgramAccounts(await this.call("getProgramAccounts", [program, config], budget));
   }
 
   /** Newest first, at most `limit`, newer than `until` when given. */
   async getSignaturesForAddress(
     address: Address,
     options: { readonly until?: string; readonly limit: number; readonly commitment?: string; readonly minContextSlot?: number },
+    budget?: RequestBudget,
   ): Promise<SignatureEntry[]> {
     const config = {
       limit: options.limit,
@@ -105,7 +124,7 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
       ...(options.until && { until: options.until }),
       ...(options.minContextSlot !== undefined && { minContextSlot: options.minContextSlot }),
     };
-    return parseSignatures(await this.call("getSignaturesForAddress", [address, config]));
+    return parseSignatures(await this.call("getSignaturesForAddress", [address, config], budget));
   }
 
   /**
@@ -118,28 +137,28 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     for (let i = 0; i < keys.length; i += MAX_KEYS_PER_CALL) {
       const chunk = keys.slice(i, i + MAX_KEYS_PER_CALL);
       const config = { encoding: "base64", commitment: commitment ?? this.options.commitment, minContextSlot };
-      accounts.push(...parseMultipleAccounts(await this.call("getMultipleAccounts", [chunk, config]), chunk.length));
+      accounts.push(...parseMultipleAccounts(await this.call("getMultipleAccounts", [chunk, config], undefined), chunk.length));
     }
     return accounts;
   }
 
   /** Writable accounts and invoked programs of a transaction; null when the node does not know it. */
-  async getTransactionAccounts(signature: string, commitment?: string): Promise<TransactionAccounts | null> {
+  async getTransactionAccounts(signature: string, commitment?: string, budget?: RequestBudget): Promise<TransactionAccounts | null> {
     const config = { encoding: "json", maxSupportedTransactionVersion: 0, commitment: commitment ?? this.options.commitment };
-    return parseTransactionAccounts(await this.call("getTransaction", [signature, config]));
+    return parseTransactionAccounts(await this.call("getTransaction", [signature, config], budget));
   }
 
   /** Sent with the next batch, so it shares one HTTP request with the reads asked for in the same turn. */
-  async getLatestBlockhash(): Promise<LatestBlockhash> {
-    return parseLatestBlockhash(await this.call("getLatestBlockhash", [{ commitment: this.options.commitment }]));
+  async getLatestBlockhash(budget?: RequestBudget): Promise<LatestBlockhash> {
+    return parseLatestBlockhash(await this.call("getLatestBlockhash", [{ commitment: this.options.commitment }], budget));
   }
 
-  async getMinimumBalanceForRentExemption(bytes: number): Promise<bigint> {
-    return parseLamports(await this.call("getMinimumBalanceForRentExemption", [bytes, { commitment: this.options.commitment }]));
+  async getMinimumBalanceForRentExemption(bytes: number, budget?: RequestBudget): Promise<bigint> {
+    return parseLamports(await this.call("getMinimumBalanceForRentExemption", [bytes, { commitment: this.options.commitment }], budget));
   }
 
-  private async call(method: string, params: readonly unknown[]): Promise<unknown> {
-    const outcome = await this.accounts.enqueueCall({ method, params });
+  private async call(method: string, params: readonly unknown[], budget: RequestBudget | undefined): Promise<unknown> {
+    const outcome = await this.accounts.enqueueCall({ method, params }, budget);
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
   }

@@ -5,6 +5,7 @@ import { ByteBudget } from "./byte-budget.js";
 import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
 import type { CutoffState } from "./sol-cutoff-gate.js";
+import type { BudgetLimits } from "./request-budget.js";
 import type { RpcTransport, TransportFactory, TransportLimits } from "./transport/contract.js";
 import { instrumentTransport } from "./transport/instrumented.js";
 import type { EndpointHealth } from "./failover/endpoint-health.js";
@@ -49,6 +50,8 @@ export interface EndpointsConfig {
   readonly memory: AnswerMemory;
   readonly override: OverridePolicy;
   readonly loader: AccountLoaderOptions;
+  /** What one request may cause on `RPC_URL`, and on an `rpc` override (request-budget.ts). */
+  readonly budgets: { readonly trusted: BudgetLimits; readonly override: BudgetLimits };
   /** Distinct `rpc` override endpoints kept warm; least recently used are dropped. */
   readonly maxOverrideEndpoints: number;
   /** Where RPC requests, calls, batches and queue depth are reported; none when absent. */
@@ -112,7 +115,7 @@ export class RpcEndpoints implements EndpointSelector {
         hedgeMs: config.hedgeMs ?? 0,
         telemetry: config.telemetry ?? NO_TELEMETRY,
       });
-      this.defaultEndpoint = this.endpointOver(transport, memory.trustedAnswerBytes);
+      this.defaultEndpoint = this.endpointOver(transport, memory.trustedAnswerBytes, "trusted");
     }
   }
 
@@ -156,7 +159,7 @@ export class RpcEndpoints implements EndpointSelector {
   }
 
   private create(url: string, kind: "trusted" | "override", budget: ByteBudget, maxResponseBytes: number): RpcEndpoint {
-    return this.endpointOver(this.transport(url, kind, budget, maxResponseBytes), maxResponseBytes);
+    return this.endpointOver(this.transport(url, kind, budget, maxResponseBytes), maxResponseBytes, kind);
   }
 
   private transport(url: string, kind: "trusted" | "override", budget: ByteBudget, maxResponseBytes: number): RpcTransport {
@@ -167,10 +170,10 @@ export class RpcEndpoints implements EndpointSelector {
     return telemetry === NO_TELEMETRY ? plain : instrumentTransport(plain, telemetry, label);
   }
 
-  private endpointOver(transport: RpcTransport, maxResponseBytes: number): RpcEndpoint {
+  private endpointOver(transport: RpcTransport, maxResponseBytes: number, kind: "trusted" | "override"): RpcEndpoint {
     const telemetry = this.config.telemetry ?? NO_TELEMETRY;
     const sizing = { bytesPerAccount: this.config.memory.bytesPerAccount, maxAnswerBytes: maxResponseBytes };
-    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(transport.url), telemetry);
+    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(transport.url), telemetry, this.config.budgets[kind]);
   }
 
   private cutoffStateFor(url: string): CutoffState | undefined {

@@ -1,6 +1,7 @@
 import { type AnswerSizing, limitsFor } from "./answer-shape.js";
 import { NO_TELEMETRY, type RpcCallOutcome, type Telemetry } from "../telemetry.js";
 import { JsonRpcError, RpcError } from "./errors.js";
+import type { PostPayers } from "./request-budget.js";
 import type { RpcTransport } from "./transport/contract.js";
 
 export interface RpcCall {
@@ -44,10 +45,11 @@ export class JsonRpcClient {
     private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {}
 
-  async call(method: string, params: readonly unknown[]): Promise<unknown> {
+  /** `payers`: the request budgets this call is for (see RpcTransport.post). */
+  async call(method: string, params: readonly unknown[], payers?: PostPayers): Promise<unknown> {
     this.telemetry.rpcBatchSent(1);
     try {
-      const result = await this.callOnce(method, params);
+      const result = await this.callOnce(method, params, payers);
       this.telemetry.rpcCall(method, "ok");
       return result;
     } catch (error) {
@@ -56,10 +58,10 @@ export class JsonRpcClient {
     }
   }
 
-  private async callOnce(method: string, params: readonly unknown[]): Promise<unknown> {
+  private async callOnce(method: string, params: readonly unknown[], payers: PostPayers | undefined): Promise<unknown> {
     const id = this.nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
-    const answer = await this.transport.post(body, limitsFor([{ method, params }], this.sizing));
+    const answer = await this.transport.post(body, limitsFor([{ method, params }], this.sizing), undefined, payers);
     if (isObject(answer) && answer.id !== id && answer.id !== null) throw invalid("id mismatch");
     const outcome = outcomeOf(answer);
     if (!outcome.ok) throw outcome.error;
@@ -67,11 +69,11 @@ export class JsonRpcClient {
   }
 
   /** One HTTP request for several calls; each call succeeds or fails on its own. */
-  async batch(calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
+  async batch(calls: readonly RpcCall[], payers?: PostPayers): Promise<RpcOutcome[]> {
     if (calls.length === 1) {
       // Counted by `call`.
       const [only] = calls;
-      return this.call(only!.method, only!.params).then(
+      return this.call(only!.method, only!.params, payers).then(
         (result): RpcOutcome[] => [{ ok: true, result }],
         (error: RpcError): RpcOutcome[] => [{ ok: false, error }],
       );
@@ -79,7 +81,7 @@ export class JsonRpcClient {
     this.telemetry.rpcBatchSent(calls.length);
     let outcomes: RpcOutcome[];
     try {
-      outcomes = await this.sendBatch(calls);
+      outcomes = await this.sendBatch(calls, payers);
     } catch (error) {
       for (const call of calls) this.telemetry.rpcCall(call.method, failureOutcome(error));
       throw error;
@@ -91,11 +93,11 @@ export class JsonRpcClient {
     return outcomes;
   }
 
-  private async sendBatch(calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
+  private async sendBatch(calls: readonly RpcCall[], payers: PostPayers | undefined): Promise<RpcOutcome[]> {
     const firstId = this.nextId;
     this.nextId += calls.length;
     const body = calls.map((call, i) => ({ jsonrpc: "2.0", id: firstId + i, method: call.method, params: call.params }));
-    const answer = await this.transport.post(JSON.stringify(body), limitsFor(calls, this.sizing));
+    const answer = await this.transport.post(JSON.stringify(body), limitsFor(calls, this.sizing), undefined, payers);
     if (!Array.isArray(answer)) {
       // A node may answer a whole batch with one error object (e.g. rate limits).
       const outcome = outcomeOf(answer);

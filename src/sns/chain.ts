@@ -54,6 +54,15 @@ export interface ChainReader {
    * chain: at once when it is known, a promise when a slot must be read.
    */
   isSolCutoffReached(): boolean | Promise<boolean>;
+  /**
+   * Work over a list whose length the chain (or whoever answers for it)
+   * chose: called with the list's length before any of it is worked
+   * through, then with 0 before each slice. The reader may refuse (throw
+   * its own typed error: a request's budget), or return a promise to let
+   * other work run first. Absent: work goes on. Queries stay pure: when and
+   * how to wait is the caller's (see paced.ts).
+   */
+  pace?(items: number): void | Promise<void>;
 }
 
 /** A recent blockhash, and the last block height at which a transaction using it can land. */

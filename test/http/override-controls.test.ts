@@ -99,11 +99,11 @@ describe("configuration", () => {
     expect(() => loadConfig(env)).toThrow(pattern);
   });
 
-  it("defaults: overrides on, any public host, no rate limit, socket address, 10 s for headers", () => {
+  it("defaults: overrides on, any public host, 1,200 RPC calls a minute per client, socket address, 10 s for headers", () => {
     expect(loadConfig({})).toMatchObject({
       rpcOverride: true,
       rpcOverrideHosts: undefined,
-      rpcOverrideRateLimit: 0,
+      rpcOverrideRateLimit: 1200,
       clientIpHeader: undefined,
       headersTimeoutMs: 10_000,
     });

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
+import { OverloadedError, RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
 import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/rpc/transport/undici.js";
 import { createTransport } from "../../src/rpc/transport/contract.js";
 import { fetchPost } from "../../src/rpc/transport/fetch.js";
@@ -59,7 +59,7 @@ describe("public-only connections", () => {
     const budget = new ByteBudget(4096);
     const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1 << 20, budget });
     const failure = await transport.post("{}").catch((error: unknown) => error);
-    expect((failure as RpcError).kind).toBe("overloaded");
+    expect(failure).toBeInstanceOf(OverloadedError);
     expect(budget.inUse).toBe(0);
     const roomy = createHttpTransport(localnet.url, {
       dispatcher,
@@ -153,5 +153,48 @@ describe("fetch transport", () => {
     expect((failure as RpcError).kind).toBe("http-status");
     expect(localnet.stats.httpRequests).toBe(0);
     server.close();
+  });
+});
+
+describe("connect-time DNS check of IPv6 answers carrying an IPv4", () => {
+  // A name whose DNS answer is one of these forms: the undici connector must refuse it before a byte is sent.
+  it.each([
+    ["IPv4-mapped", "::ffff:169.254.169.254"],
+    ["IPv4-translated", "::ffff:0:a9fe:a9fe"],
+    ["IPv4-compatible", "::127.0.0.1"],
+    ["6to4", "2002:a9fe:a9fe::1"],
+    ["Teredo (client inverted)", "2001:0:4136:e378:8000:63bf:80ff:fffe"],
+    ["NAT64 well-known", "64:ff9b::a9fe:a9fe"],
+    ["NAT64 local-use", "64:ff9b:1::a9fe:a9fe"],
+  ])("%s (%s) is refused, nothing sent", async (_, address) => {
+    const { publicOnlyLookupVia } = await import("../../src/rpc/transport/undici.js");
+    const answers = (_host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) =>
+      callback(null, [{ address, family: 6 }]);
+    const dispatcher = createPublicOnlyDispatcher(publicOnlyLookupVia(answers as never));
+    const transport = createHttpTransport(`http://rpc.example.com:${new URL(localnet.url).port}`, {
+      dispatcher,
+      timeoutMs: 2000,
+      maxResponseBytes: 1 << 20,
+      budget: new ByteBudget(1 << 24),
+    });
+    localnet.resetStats();
+    await expect(transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).rejects.toBeInstanceOf(RpcEndpointRefusedError);
+    expect(localnet.stats.httpRequests).toBe(0);
+    await dispatcher.close();
+  });
+
+  it("a public answer in one of these forms is let through to the connection", async () => {
+    const { publicOnlyLookupVia } = await import("../../src/rpc/transport/undici.js");
+    let looked = "";
+    const answers = (host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) => {
+      looked = host;
+      // Public by its carried IPv4, and actually where the localnet listens: 127.0.0.1 would be refused, so answer
+      // the public form and let the connection fail or succeed at the socket level.
+      callback(null, [{ address: "::ffff:8.8.8.8", family: 6 }]);
+    };
+    const lookup = publicOnlyLookupVia(answers as never);
+    const outcome = await new Promise<unknown>((resolve) => lookup("rpc.example.com", {}, (error, address) => resolve(error ?? address)));
+    expect(looked).toBe("rpc.example.com");
+    expect(outcome).toBe("::ffff:8.8.8.8");
   });
 });

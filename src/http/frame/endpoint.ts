@@ -4,7 +4,8 @@ import type { EndpointSelector } from "../../rpc/endpoints.js";
 import type { AppEnv } from "../deps.js";
 import { InvalidInputError } from "../answer/classify.js";
 import { rpcQueryParam } from "../openapi/request-schemas.js";
-import { countingView } from "./rpc-usage.js";
+import { RequestBudget } from "../../rpc/request-budget.js";
+import { type YieldToLoop, requestView } from "./rpc-usage.js";
 
 /**
  * The `rpc` query parameter (`raw`, as `c.req.query("rpc")` reads it): an
@@ -26,17 +27,22 @@ export const namesOverride = (raw: string | undefined): boolean => (raw ?? "") !
  * Offers routes `c.get("rpc")()`: the endpoint for this request, chosen once
  * and only when first asked for, so a route validates its path before the
  * `rpc` parameter (`raw`) is looked at, as upstream does. What the request
- * reads through it is counted in `rpcUsage`, for the request log. (Variables
- * are read with `c.get`: each read of `c.var` copies all of them into a new
+ * reads through it is counted in `rpcUsage`, for the request log, and paid
+ * from its budget (`rpcBudget`: the endpoint's limits, drawing on the
+ * client's allowance when the override rate limit gave one). (Variables are
+ * read with `c.get`: each read of `c.var` copies all of them into a new
  * object.)
  */
-export function offerEndpoint(c: Context<AppEnv>, endpoints: EndpointSelector, raw: string | undefined): void {
+export function offerEndpoint(c: Context<AppEnv>, endpoints: EndpointSelector, raw: string | undefined, yieldToLoop: YieldToLoop): void {
   let chosen: RpcEndpoint | undefined;
   c.set("rpc", () => {
     if (chosen) return chosen;
     const usage = { calls: 0, accounts: 0 };
-    chosen = countingView(endpoints.select(rpcOverride(raw)), usage);
+    const endpoint = endpoints.select(rpcOverride(raw));
+    const budget = new RequestBudget(endpoint.budgetLimits, c.get("costAllowance"));
+    chosen = requestView(endpoint, usage, budget, yieldToLoop);
     c.set("rpcUsage", usage);
+    c.set("rpcBudget", budget);
     return chosen;
   });
 }

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { rateLimiter } from "hono-rate-limiter";
+import { LRUCache } from "lru-cache";
+import type { CostAllowance } from "../../rpc/request-budget.js";
 import type { AppEnv } from "../deps.js";
 import { fail } from "../answer/envelope.js";
 
@@ -17,27 +18,78 @@ function clientIp(c: Context, header: string | undefined, peerAddress: (c: Conte
   return peerAddress(c) ?? "unknown";
 }
 
+const WINDOW_MS = 60_000;
+/** Client IPs remembered at once; the least recently seen are forgotten (and start a fresh window). */
+const MAX_CLIENTS = 20_000;
+
+/** One client's window: the JSON-RPC calls its override requests caused since `started`. */
+class ClientWindow implements CostAllowance {
+  private started = Date.now();
+  private spent = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Calls left in the current window (a new window once the last one is over). */
+  remaining(now = Date.now()): number {
+    if (now - this.started >= WINDOW_MS) {
+      this.started = now;
+      this.spent = 0;
+    }
+    return this.limit - this.spent;
+  }
+
+  /** Seconds until the current window ends. */
+  resetSeconds(now = Date.now()): number {
+    return Math.max(1, Math.ceil((this.started + WINDOW_MS - now) / 1000));
+  }
+
+  tryTake(calls: number): boolean {
+    if (calls > this.remaining()) {
+      // Nothing more in this window: later requests are refused at once.
+      this.spent = this.limit;
+      return false;
+    }
+    this.spent += calls;
+    return true;
+  }
+}
+
 /**
- * Requests naming their own RPC endpoint make this server fetch from a
- * third party; each client IP gets `perMinute` of them. Called (by
- * frame.ts) only for requests that name one: the others are never
- * counted.
+ * Requests naming their own RPC endpoint make this server send JSON-RPC
+ * calls to a third party, as many as the answers they get lead to: each
+ * client IP may cause `callsPerMinute` of them (fixed one-minute windows).
+ * A request is let in while its client has calls left; each call its budget
+ * pays for (request-budget.ts) is taken from the client's window as it is
+ * sent, so concurrent requests of one client share what is left, and a
+ * request that runs out midway ends with 429 like one refused at the door.
+ * Called (by frame.ts) only for requests that name an override: the
+ * others are never counted.
  */
 export function overrideRateLimit(
-  perMinute: number,
+  callsPerMinute: number,
   clientIpHeader: string | undefined,
   peerAddress: (c: Context) => string | undefined,
 ): MiddlewareHandler<AppEnv> {
-  const limiter = rateLimiter<AppEnv>({
-    windowMs: 60_000,
-    limit: perMinute,
-    standardHeaders: "draft-6",
-    keyGenerator: (c) => clientIp(c, clientIpHeader, peerAddress),
-    handler: (c) => fail(c, 429, "Too many requests"),
-  });
+  const clients = new LRUCache<string, ClientWindow>({ max: MAX_CLIENTS });
   return function overrideRateLimit(c, next) {
-    // The limiter puts its RateLimit-* headers on the context (`c.header`): the answer must keep them.
+    const ip = clientIp(c, clientIpHeader, peerAddress);
+    let window = clients.get(ip);
+    if (!window) clients.set(ip, (window = new ClientWindow(callsPerMinute)));
+    const now = Date.now();
+    const remaining = window.remaining(now);
+    const reset = String(window.resetSeconds(now));
+    // Headers put on the context (`c.header`): the answer must keep them. Remaining: the calls
+    // left when the request was let in (its own are taken as they are sent).
     c.set("contextHeaders", true);
-    return limiter(c, next);
+    c.header("RateLimit-Policy", `${callsPerMinute};w=60`);
+    c.header("RateLimit-Limit", String(callsPerMinute));
+    c.header("RateLimit-Remaining", String(Math.max(0, remaining)));
+    c.header("RateLimit-Reset", reset);
+    if (remaining <= 0) {
+      c.header("Retry-After", reset);
+      return Promise.resolve(fail(c, 429, "Too many requests"));
+    }
+    c.set("costAllowance", window);
+    return next();
   };
 }

@@ -28,6 +28,7 @@ export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
     logger,
     transports: () => createNodeTransports({ allowPrivate: config.allowPrivateRpcOverride }),
     defer: deferToCheckPhase,
+    yieldToLoop: () => new Promise((resolve) => setImmediate(resolve)),
     settlePacing: nodeSettlePacing(config.rpcSettleSlice),
     peerAddress: (c) => getConnInfo(c).remote.address,
     requestHeader: nodeRequestHeader,

@@ -2,6 +2,7 @@ import { BrokenCircuitError } from "cockatiel";
 import type { AnswerLimits } from "../answer-shape.js";
 import { RpcError } from "../errors.js";
 import type { RpcTransport } from "../transport/contract.js";
+import { type PostPayers, attemptTimeoutMs } from "../request-budget.js";
 import type { Telemetry } from "../../telemetry.js";
 import type { EndpointHealth } from "./endpoint-health.js";
 import { failoverKindOf } from "./fault-kind.js";
@@ -49,9 +50,11 @@ export function createFailoverTransport(url: string, members: readonly FailoverM
   const now = options.now ?? Date.now;
   const maxResponseBytes = Math.min(...members.map((member) => member.transport.maxResponseBytes));
 
-  function post(body: string, limits?: AnswerLimits, signal?: AbortSignal): Promise<unknown> {
+  // Each attempt is posted with the read's payers: every endpoint tried, hedges included, is paid
+  // for from the budgets of the requests it is for, and the read ends by the latest of their deadlines.
+  function post(body: string, limits?: AnswerLimits, signal?: AbortSignal, payers?: PostPayers): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const deadline = now() + timeoutMs;
+      const deadline = now() + attemptTimeoutMs(payers, timeoutMs);
       const queue = [...members];
       const running = new Set<AbortController>();
       let settled = false;
@@ -99,7 +102,7 @@ export function createFailoverTransport(url: string, members: readonly FailoverM
         member.health
           .run(async () => {
             try {
-              const answer = await member.transport.post(body, limits, controller.signal);
+              const answer = await member.transport.post(body, limits, controller.signal, payers);
               const code = nodeConditionIn(answer);
               if (code !== undefined) throw new NodeConditionFault(code, answer);
               return answer;

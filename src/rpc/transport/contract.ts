@@ -1,6 +1,7 @@
 import { type AnswerLimits, AnswerShapeGuard } from "../answer-shape.js";
 import type { ByteBudget } from "../byte-budget.js";
-import { HttpStatusError, RpcEndpointRefusedError, RpcError, parseRetryAfter } from "../errors.js";
+import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcError, parseRetryAfter } from "../errors.js";
+import { type PostPayers, attemptTimeoutMs, payForAttempt, payForBytes } from "../request-budget.js";
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
 export interface RpcTransport {
@@ -9,9 +10,13 @@ export interface RpcTransport {
   /**
    * `limits` bound the answer's size and structure before it is parsed;
    * `signal` ends the exchange early (a failover deadline, a hedge that lost):
-   * it then fails as a timeout.
+   * it then fails as a timeout. `payers`: the request budgets the post is
+   * for (request-budget.ts); each attempt pays for its calls before it is
+   * sent, and for the answer's bytes as they arrive, and takes no longer
+   * than the latest payer's deadline. A transport over several endpoints
+   * passes them on to each attempt, so retries and failovers are paid too.
    */
-  post(body: string, limits?: AnswerLimits, signal?: AbortSignal): Promise<unknown>;
+  post(body: string, limits?: AnswerLimits, signal?: AbortSignal, payers?: PostPayers): Promise<unknown>;
 }
 
 export interface TransportLimits {
@@ -65,8 +70,12 @@ function refusalIn(error: unknown): RpcEndpointRefusedError | null {
  * rest is a timeout when the deadline had passed and a network failure
  * otherwise.
  */
-export function exchangeFault(error: unknown, timedOut: boolean, timeoutMs: number): RpcError | RpcEndpointRefusedError {
-  if (error instanceof RpcError) return error;
+export function exchangeFault(
+  error: unknown,
+  timedOut: boolean,
+  timeoutMs: number,
+): RpcError | RpcEndpointRefusedError | OverloadedError {
+  if (error instanceof RpcError || error instanceof OverloadedError) return error;
   const refusal = refusalIn(error);
   if (refusal) return refusal;
   if (timedOut) return new RpcError("timeout", `no RPC answer within ${timeoutMs} ms`, { cause: error });
@@ -79,7 +88,7 @@ export const httpStatusFault = (status: number, retryAfter?: string | null) =>
 export const declaredTooLarge = (length: number, maxBytes: number) =>
   new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${maxBytes}`);
 
-const overBudget = () => new RpcError("overloaded", "RPC answers in flight exceed the memory budget");
+const overBudget = () => new OverloadedError("RPC answers in flight exceed the memory budget");
 
 function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
@@ -108,13 +117,15 @@ export class AnswerReader {
   constructor(
     limits: AnswerLimits,
     private readonly budget: ByteBudget,
+    private readonly payers?: PostPayers,
   ) {
     this.guard = new AnswerShapeGuard(limits);
   }
 
-  /** Throws a typed error once the answer outgrows its limits or the budget. */
+  /** Throws a typed error once the answer outgrows its limits, the memory budget or its payers' budgets. */
   push(chunk: Uint8Array): void {
     this.guard.feed(chunk);
+    payForBytes(this.payers, chunk.length);
     if (!this.budget.tryTake(chunk.length)) throw overBudget();
     this.held += chunk.length;
     this.chunks.push(chunk);
@@ -143,8 +154,13 @@ export class AnswerReader {
   }
 }
 
-async function readJson(body: AsyncIterable<Uint8Array>, limits: AnswerLimits, budget: ByteBudget): Promise<unknown> {
-  const reader = new AnswerReader(limits, budget);
+async function readJson(
+  body: AsyncIterable<Uint8Array>,
+  limits: AnswerLimits,
+  budget: ByteBudget,
+  payers: PostPayers | undefined,
+): Promise<unknown> {
+  const reader = new AnswerReader(limits, budget, payers);
   try {
     for await (const chunk of body) reader.push(chunk);
     return reader.parse();
@@ -175,10 +191,12 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
   return {
     url,
     maxResponseBytes,
-    async post(body, answerLimits = ceiling, signal) {
+    async post(body, answerLimits = ceiling, signal, payers) {
       const effective = answerLimitsWithin(answerLimits, maxResponseBytes);
+      payForAttempt(payers);
+      const attemptMs = attemptTimeoutMs(payers, timeoutMs);
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), timeoutMs);
+      const timer = setTimeout(() => controller.abort(), attemptMs);
       const stop = () => controller.abort();
       signal?.addEventListener("abort", stop);
       if (signal?.aborted) controller.abort();
@@ -193,9 +211,9 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
           controller.abort();
           throw declaredTooLarge(length, effective.maxBytes);
         }
-        return await readJson(answer.body, effective, budget);
+        return await readJson(answer.body, effective, budget, payers);
       } catch (error) {
-        throw exchangeFault(error, controller.signal.aborted, timeoutMs);
+        throw exchangeFault(error, controller.signal.aborted, attemptMs);
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener("abort", stop);

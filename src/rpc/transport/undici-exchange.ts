@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import type { AnswerLimits } from "../answer-shape.js";
+import { type PostPayers, attemptTimeoutMs, payForAttempt } from "../request-budget.js";
 import {
   AnswerReader,
   type RpcTransport,
@@ -108,10 +109,11 @@ class Exchange implements Dispatcher.DispatchHandler {
     transportLimits: TransportLimits,
     private readonly resolve: (value: unknown) => void,
     private readonly reject: (error: unknown) => void,
+    payers: PostPayers | undefined,
     signal?: AbortSignal,
   ) {
-    this.reader = new AnswerReader(limits, transportLimits.budget);
-    this.timeoutMs = transportLimits.timeoutMs;
+    this.reader = new AnswerReader(limits, transportLimits.budget, payers);
+    this.timeoutMs = attemptTimeoutMs(payers, transportLimits.timeoutMs);
     this.timer = setTimeout(() => this.onDeadline(), this.timeoutMs);
     // A caller's signal (failover deadline, lost hedge) ends the exchange as the deadline would.
     if (signal) {
@@ -222,7 +224,7 @@ export function createDispatchTransport(
   return {
     url,
     maxResponseBytes,
-    post(body, answerLimits = ceiling, signal) {
+    post(body, answerLimits = ceiling, signal, payers) {
       return new Promise((resolve, reject) => {
         if (signal?.aborted) {
           reject(exchangeFault(new Error("aborted before sending"), true, limits.timeoutMs));
@@ -230,11 +232,12 @@ export function createDispatchTransport(
         }
         try {
           target ??= targetOf(url);
+          payForAttempt(payers);
         } catch (error) {
           reject(exchangeFault(error, false, limits.timeoutMs));
           return;
         }
-        const exchange = new Exchange(answerLimitsWithin(answerLimits, maxResponseBytes), limits, resolve, reject, signal);
+        const exchange = new Exchange(answerLimitsWithin(answerLimits, maxResponseBytes), limits, resolve, reject, payers, signal);
         dispatcher.dispatch(
           { origin: target.origin, path: target.path, method: "POST", headers: REQUEST_HEADERS, body: encode(body) },
           exchange,

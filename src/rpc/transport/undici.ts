@@ -7,13 +7,23 @@ import { createDispatchTransport } from "./undici-exchange.js";
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+type AllAddressesLookup = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
 /**
- * DNS lookup that refuses non-public answers. It runs for every new
- * connection, so a name that later re-resolves to a private address
- * (DNS rebinding) is refused too, before a byte is sent.
+ * DNS lookup that refuses non-public answers (address-policy.ts, IPv6 forms
+ * carrying an IPv4 included). It runs for every new connection, so a name
+ * that later re-resolves to a private address (DNS rebinding) is refused
+ * too, before a byte is sent. `resolve`: where answers come from (tests
+ * name their own); default: the system's resolver.
  */
-export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
+export const publicOnlyLookupVia =
+  (resolve: AllAddressesLookup) =>
+  (hostname: string, options: LookupOptions, callback: LookupCallback): void =>
+    resolve(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
     if (error) return callback(error, []);
     if (addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address))) {
       return callback(new RpcEndpointRefusedError(`${hostname} resolves to a non-public address`), []);
@@ -21,16 +31,17 @@ export function publicOnlyLookup(hostname: string, options: LookupOptions, callb
     if (options.all) return callback(null, addresses);
     callback(null, addresses[0]!.address, addresses[0]!.family);
   });
-}
+
+export const publicOnlyLookup = publicOnlyLookupVia(dnsLookup as AllAddressesLookup);
 
 const KEEP_ALIVE = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 128 };
 
 /** Dispatcher for operator-configured endpoints: trusted, any address. */
 export const createTrustedDispatcher = (): Dispatcher => new Agent(KEEP_ALIVE);
 
-/** Dispatcher for request-supplied endpoints: public addresses only. */
-export const createPublicOnlyDispatcher = (): Dispatcher =>
-  new Agent({ ...KEEP_ALIVE, connections: 16, connect: { lookup: publicOnlyLookup } as never });
+/** Dispatcher for request-supplied endpoints: public addresses only (`lookup`: tests name their own answers). */
+export const createPublicOnlyDispatcher = (lookup = publicOnlyLookup): Dispatcher =>
+  new Agent({ ...KEEP_ALIVE, connections: 16, connect: { lookup } as never });
 
 export interface UndiciTransportOptions extends TransportLimits {
   readonly dispatcher: Dispatcher;

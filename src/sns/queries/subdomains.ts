@@ -3,13 +3,15 @@ import { NAME_PROGRAM_ID, REVERSE_LOOKUP_CLASS } from "../constants.js";
 import { addressToBytes } from "../bytes.js";
 import { deriveDomainKey, deriveReverseKey } from "../derive.js";
 import { decodeReverseRecord } from "../layouts/reverse-record.js";
+import { mapPaced } from "../paced.js";
 
 const REVERSE_CLASS_BYTES = addressToBytes(REVERSE_LOOKUP_CLASS);
 
 /**
  * Sub labels of a one-label parent that have a reverse record, in the
  * order the node lists the parent's children (the SDK's `findSubdomains`).
- * Both scans go out in the same round trip.
+ * Both scans go out in the same round trip. The node says how many children
+ * and reverses there are: each is decoded or derived in paced slices.
  */
 export async function listSubdomains(chain: ChainReader, parentName: string): Promise<string[]> {
   const parent = deriveDomainKey(parentName);
@@ -24,11 +26,8 @@ export async function listSubdomains(chain: ChainReader, parentName: string): Pr
     }),
   ]);
   // Every reverse under the parent is decoded, used or not: one undecodable fails the answer, as in the SDK.
-  const labels = new Map(reverses.accounts.map(({ address, account }) => [address, decodeReverseRecord(account.data, true)]));
-  const found: string[] = [];
-  for (const { address } of children.accounts) {
-    const label = labels.get(deriveReverseKey(address, parent));
-    if (label) found.push(label);
-  }
-  return found;
+  const decoded = await mapPaced(chain, reverses.accounts, ({ address, account }) => [address, decodeReverseRecord(account.data, true)] as const);
+  const labels = new Map(decoded);
+  const found = await mapPaced(chain, children.accounts, ({ address }) => labels.get(deriveReverseKey(address, parent)));
+  return found.filter((label): label is string => label !== undefined && label !== "");
 }
