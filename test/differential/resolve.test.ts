@@ -22,7 +22,7 @@ import { mapLimit } from "../../testkit/differential.js";
  * "processed", as the upstream proxy builds its Connection) and the gateway
  * over real HTTP resolve the same randomly generated chain states, all in one
  * ledger, and must agree on every outcome through the upstream proxy's error
- * mapping (PROTOCOL §7.5). Each state also carries the generator's prediction
+ * mapping (as bench/baseline/app.ts answers). Each state also carries the generator's prediction
  * of the SDK outcome, which is checked as well, so a label cannot claim a
  * branch its state does not reach.
  *
@@ -96,7 +96,7 @@ interface HttpOutcome {
 const MALFORMED: HttpOutcome = { status: 422, body: { s: "error", result: "Record is malformed" } };
 const INTERNAL: HttpOutcome = { status: 500, body: { s: "error", result: "Internal error" } };
 
-/** The upstream proxy's answer for an SDK outcome (§7.5), with the gateway's one deliberate deviation. */
+/** The upstream proxy's answer for an SDK outcome, with the gateway's one deliberate deviation. */
 function expectedAnswer(sdk: SdkObserved, expectation: Expectation): HttpOutcome {
   if (expectation.undecodable !== undefined) return MALFORMED;
   if (sdk.kind === "key") return { status: 200, body: { s: "ok", result: sdk.key } };

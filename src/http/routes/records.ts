@@ -28,7 +28,7 @@ const PROFILE_BACKGROUND = {
 };
 
 /**
- * Record reads (§7.3): `/record-key-v2` and `/types/record` need no RPC;
+ * Record reads: `/record-key-v2` and `/types/record` need no RPC;
  * `/record-v2` and `/records-v2` read everything in one account fetch.
  */
 export function recordRoutes(): OpenAPIHono<AppEnv> {
