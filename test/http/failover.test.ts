@@ -160,6 +160,23 @@ describe("a flapping endpoint", () => {
   });
 });
 
+describe("an rpc override", () => {
+  it("stays one endpoint, even when it names one of RPC_URL's", async () => {
+    const gateway = await gatewayOver([first.url, second.url], { ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+    first.setFault({ kind: "http-status", status: 503 });
+    second.resetStats();
+    try {
+      const answer = await request(gateway.url, `/resolve/art.sol?rpc=${encodeURIComponent(first.url)}`);
+      expect(answer.status).toBe(502);
+      expect(second.stats.httpRequests).toBe(0);
+      // Without the override, the same read fails over.
+      expect((await resolveArt(gateway)).body).toEqual({ s: "ok", result: alice });
+    } finally {
+      first.setFault(null);
+    }
+  });
+});
+
 describe("hedging (RPC_HEDGE_MS)", () => {
   it("sends a slow read to the next endpoint too and takes the first answer", async () => {
     const gateway = await gatewayOver([first.url, second.url], { RPC_HEDGE_MS: "50", RPC_TIMEOUT_MS: "5000" });
@@ -168,6 +185,10 @@ describe("hedging (RPC_HEDGE_MS)", () => {
       const started = performance.now();
       expect((await resolveArt(gateway)).body).toEqual({ s: "ok", result: alice });
       expect(performance.now() - started).toBeLessThan(1000);
+      if (!onWorkerd) {
+        const metrics = (await request(gateway.url, "/metrics")).text;
+        expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_events_total", { endpoint: host(second), event: "hedge" })).toBeGreaterThanOrEqual(1);
+      }
     } finally {
       first.setLatency(0);
     }
