@@ -17,6 +17,7 @@ export function subdomainsRoute(): OpenAPIHono<AppEnv> {
       params: { parent: parentNameParam },
       query: {},
       rpc: true,
+      cache: "chain",
       result: z.array(z.string()),
       errors: { 400: ["Invalid input"], 422: ["Record is malformed"] },
       examples: {
