@@ -160,6 +160,44 @@ describe("a flapping endpoint", () => {
   });
 });
 
+describe("the request's budget (RPC_BUDGET_*)", () => {
+  it("pays for every endpoint tried", async () => {
+    // What one warm request costs on a healthy endpoint, in JSON-RPC calls.
+    const probe = await gatewayOver([first.url, second.url]);
+    await resolveArt(probe);
+    first.resetStats();
+    await resolveArt(probe);
+    const calls = first.stats.calls;
+    expect(calls).toBeGreaterThan(0);
+    for (const [budget, status] of [
+      [calls, 502],
+      [calls * 2, 200],
+    ] as const) {
+      const gateway = await gatewayOver([first.url, second.url], { RPC_BUDGET_CALLS: String(budget) });
+      expect((await resolveArt(gateway)).status).toBe(200);
+      first.setFault({ kind: "http-status", status: 503, times: 1 });
+      // The failed attempt and the failover are both paid: only a budget with room for both answers.
+      expect((await resolveArt(gateway)).status).toBe(status);
+      first.setFault(null);
+    }
+  });
+
+  it("ends a read over every endpoint by the request's deadline", async () => {
+    const gateway = await gatewayOver([first.url, second.url], { RPC_TIMEOUT_MS: "5000", RPC_BUDGET_MS: "600" });
+    expect((await resolveArt(gateway)).status).toBe(200);
+    first.setFault({ kind: "hang" });
+    second.setFault({ kind: "hang" });
+    try {
+      const started = performance.now();
+      expect((await resolveArt(gateway)).status).toBe(502);
+      expect(performance.now() - started).toBeLessThan(1500);
+    } finally {
+      first.setFault(null);
+      second.setFault(null);
+    }
+  });
+});
+
 describe("an rpc override", () => {
   it("stays one endpoint, even when it names one of RPC_URL's", async () => {
     const gateway = await gatewayOver([first.url, second.url], { ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
