@@ -98,6 +98,17 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     registers: [this.registry],
   });
 
+  private readonly bulkRequests = new PlainCounter({
+    name: "sns_gateway_bulk_requests_total",
+    help: "Bulk resolve requests answered 200, by route pattern",
+    registers: [this.registry],
+  });
+  private readonly bulkNames = new PlainCounter({
+    name: "sns_gateway_bulk_names_total",
+    help: "Names asked for in bulk resolve requests answered 200 (repeats included), by route pattern",
+    registers: [this.registry],
+  });
+  private readonly bulkByRoute = new Map<string, { readonly requests: CounterChild; readonly names: CounterChild }>();
   private readonly endpointEvents = new PlainCounter({
     name: "sns_gateway_rpc_endpoint_events_total",
     help: "Per endpoint of a several-URL RPC_URL (by host): reads sent (request), reads that left it for the next endpoint (failover), hedges sent to it (hedge)",
@@ -281,5 +292,15 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   resolveCache(result: "hit" | "miss" | "refresh"): void {
     (result === "hit" ? this.cacheHit : result === "miss" ? this.cacheMiss : this.cacheRefresh).value++;
+  }
+
+  bulkResolved(route: string, names: number): void {
+    let counters = this.bulkByRoute.get(route);
+    if (!counters) {
+      counters = { requests: this.bulkRequests.child({ route }), names: this.bulkNames.child({ route }) };
+      this.bulkByRoute.set(route, counters);
+    }
+    counters.requests.value++;
+    counters.names.value += names;
   }
 }
