@@ -24,7 +24,7 @@ export function createSubdomainRoute(): OpenAPIHono<AppEnv> {
         "blockhash are read in one JSON-RPC batch; any RPC failure is `502`. Never cached.",
       params: {},
       query: {
-        owner: pubkeyQueryParam,
+        owner: pubkeyQueryParam.openapi({ description: "Owns and pays for the subdomain; base58, not trimmed." }),
         subdomain: tldLessName([2]).openapi({
           description: "`sub.parent`: two labels, no TLD; trimmed and lowercased.",
           example: "team.plain",
