@@ -2,8 +2,8 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, ErrorHandler, Hono } from "hono";
 import { cachePolicy } from "./answer/cache-policy.js";
 import type { AppDeps, AppEnv } from "./deps.js";
-import { fail } from "./answer/envelope.js";
-import { errorAnswer } from "./answer/classify.js";
+import { fail, setContextHeader } from "./answer/envelope.js";
+import { OVERLOADED_RETRY_AFTER_SECONDS, errorAnswer } from "./answer/classify.js";
 import { methodNotAllowedAnswer, methodNotAllowedOn } from "./answer/method-not-allowed.js";
 import { overrideRateLimit } from "./frame/override-rate-limit.js";
 import { buildDocument } from "./openapi/document.js";
@@ -28,6 +28,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (answer.status >= 500 && !(error instanceof SnsError)) {
       deps.logger.warn({ reqId: c.get("requestId"), route: routePatternOf(c), err: error }, "request failed");
     }
+    if (answer.status === 503) setContextHeader(c, "Retry-After", String(OVERLOADED_RETRY_AFTER_SECONDS));
     return fail(c, answer.status, answer.message);
   };
 

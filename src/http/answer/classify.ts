@@ -1,6 +1,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { RpcEndpointRefusedError, RpcError, RpcNotConfiguredError } from "../../rpc/errors.js";
 import { RpcBudgetError } from "../../rpc/request-budget.js";
+import { ServiceOverloadedError } from "../../service/bulkhead.js";
 import { type SnsErrorCode, SnsError } from "../../sns/errors.js";
 
 export interface ErrorAnswer {
@@ -17,6 +18,9 @@ const MALFORMED: ErrorAnswer = { status: 422, message: "Record is malformed" };
 const RPC_UNAVAILABLE: ErrorAnswer = { status: 502, message: "RPC unavailable" };
 const INTERNAL: ErrorAnswer = { status: 500, message: "Internal error" };
 const TOO_MANY_REQUESTS: ErrorAnswer = { status: 429, message: "Too many requests" };
+const OVERLOADED: ErrorAnswer = { status: 503, message: "Service overloaded" };
+/** Seconds a refused client is asked to wait: a bulkhead's work drains within an RPC round trip or two. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 /** The one place where a failure becomes an HTTP status and a public message. */
 const SNS_ERRORS: Record<SnsErrorCode, ErrorAnswer> = {
@@ -48,6 +52,7 @@ export function errorAnswer(error: unknown, path = ""): ErrorAnswer {
     return SNS_ERRORS[error.code];
   }
   if (error instanceof InvalidInputError || error instanceof RpcEndpointRefusedError) return INVALID_INPUT;
+  if (error instanceof ServiceOverloadedError) return OVERLOADED;
   // A request's own bounds are the RPC side's failure to answer within them; its client's allowance is a rate limit.
   if (error instanceof RpcBudgetError && error.bound === "client") return TOO_MANY_REQUESTS;
   if (error instanceof RpcError) return RPC_UNAVAILABLE;
