@@ -16,6 +16,7 @@ const INTEGRATION = [
   "test/differential/resolve.test.ts",
   "test/http/srs-resolve.test.ts",
   "test/differential/srs-resolve.test.ts",
+  "test/http/srs-demo.test.ts",
 ];
 
 export default defineConfig({

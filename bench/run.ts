@@ -530,7 +530,7 @@ async function main(): Promise<void> {
     // Section 2: the wallet and reverse routes vs the SDK functions, once the resolution servers are stopped.
     let routes: RouteSection | undefined;
     if (options.routes) {
-      log("routes: wallet and reverse routes vs the SDK functions (demo ledger, 20 ms, c16)");
+      log("routes: wallet, reverse and transaction routes vs the SDK functions (demo ledger, 20 ms, c16)");
       routes = await runRouteSection();
       console.log(`\n${routes.table}\n`);
     }

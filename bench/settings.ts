@@ -123,7 +123,7 @@ export const SECTIONS = {
   },
   routes: {
     script: "routes.ts",
-    about: "wallet and reverse routes vs the SDK functions (demo ledger, 20 ms, c16); part of the default run",
+    about: "wallet, reverse and transaction routes vs the SDK functions (demo ledger, 20 ms, c16); part of the default run",
     knobs: { durationS: durationS(4) },
   },
   scale: {

@@ -102,6 +102,7 @@ const schema = z.object({
   SHUTDOWN_GRACE_MS: intFrom(10_000, 0, 600_000),
   RPC_OVERRIDE: z.enum(["on", "off"]).optional().default("on"),
   TOKENIZED_INDEX: z.enum(["on", "off"]).optional().default("on"),
+  TOKENIZED_INDEX_MAX_MB: intFrom(32, 1, 4096),
   RPC_OVERRIDE_HOSTS: hostList,
   RPC_OVERRIDE_RATE_LIMIT: intFrom(1200, 0, 100_000_000),
   RPC_BUDGET_MS: intFrom(30_000, 100, 600_000),
@@ -145,6 +146,8 @@ export interface GatewayConfig {
   readonly rpcOverride: boolean;
   /** `/domains` on RPC_URL reads tokenized domains from an in-memory index of the tokenizer. */
   readonly tokenizedIndex: boolean;
+  /** Memory the tokenized index may take, in MiB (64 bytes per record); past it, `/domains` scans. */
+  readonly tokenizedIndexMaxMb: number;
   /** Host names an `rpc` override may name; undefined: any public host. */
   readonly rpcOverrideHosts: ReadonlySet<string> | undefined;
   /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
@@ -196,6 +199,7 @@ export function loadConfig(env: Env): GatewayConfig {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     rpcOverride: e.RPC_OVERRIDE === "on",
     tokenizedIndex: e.TOKENIZED_INDEX === "on",
+    tokenizedIndexMaxMb: e.TOKENIZED_INDEX_MAX_MB,
     rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
     bulkheads: { records: e.BULKHEAD_RECORDS, wallets: e.BULKHEAD_WALLETS, overrideLists: e.BULKHEAD_OVERRIDE_LISTS },

@@ -4,15 +4,19 @@ import { startGateway } from "./platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "./localnet/index.js";
 import { deriveDomainKey } from "./sns/derive.js";
 import { Record } from "./sns/record-types.js";
+import { SRS_DEMO_EXAMPLES } from "./localnet/srs-demo.js";
 
 /**
  * `npm run demo`: the embedded localnet loaded with the demo fixture, and the
  * gateway pointed at it. PORT (default 3000) and HOST apply to the gateway.
+ * `npm run demo -- --srs` (or SOL_SRS_RESOLUTION=on) turns SRS-backed `.sol`
+ * resolution on and shows the demo ledger's SRS names.
  */
 async function main(): Promise<void> {
+  const srs = process.argv.includes("--srs") || process.env.SOL_SRS_RESOLUTION === "on";
   const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
   const localnet = await startLocalnet({ ledger, port: Number(process.env.LOCALNET_PORT ?? 0) });
-  const config = loadConfig({ HOST: "127.0.0.1", ...process.env, RPC_URL: localnet.url });
+  const config = loadConfig({ HOST: "127.0.0.1", ...process.env, RPC_URL: localnet.url, ...(srs && { SOL_SRS_RESOLUTION: "on" }) });
   const logger = pino({ level: config.logLevel });
   const gateway = await startGateway(config, logger);
   const base = gateway.url;
@@ -24,7 +28,7 @@ async function main(): Promise<void> {
     ["valid V1 SOL record", "/resolve/v1-sol.sns"],
     ["plain registry owner", "/resolve/plain.sns"],
     ["subdomain", "/resolve/dex.bonfida.sns"],
-    ["legacy .sol before the cutoff slot", "/resolve/plain.sol"],
+    ...(srs ? SRS_DEMO_EXAMPLES.map(([what, path]): [string, string] => [what, path]) : [["legacy .sol before the cutoff slot", "/resolve/plain.sol"] as [string, string]]),
     ["not found (404)", "/resolve/nobody.sns"],
     ["malformed record (422)", "/resolve/invalid-roa.sns"],
     ["one record, verified and decoded", "/record-v2/plain/email"],
@@ -59,6 +63,7 @@ async function main(): Promise<void> {
       `localnet (Solana JSON-RPC) ${localnet.url} — ${ledger.size} accounts, slot ${ledger.slot}`,
       `gateway                  ${base}`,
       `API reference            ${base}/docs (OpenAPI 3.1: ${base}/openapi.json)`,
+      `SRS-backed .sol          ${srs ? "on (SOL_SRS_RESOLUTION=on)" : "off (npm run demo -- --srs turns it on)"}`,
       "",
       "Try:",
       ...lines,

@@ -152,7 +152,16 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
   // The index is shared state with pending reads: never with per-request endpoints.
   const trusted = shared?.trustedEndpoint;
-  const index = config.tokenizedIndex && trusted ? new TokenizedIndex(trusted) : undefined;
+  // A request waits for the index at most half its RPC deadline, and keeps the rest for the scan.
+  const index =
+    config.tokenizedIndex && trusted
+      ? new TokenizedIndex(trusted, {
+          maxBytes: config.tokenizedIndexMaxMb * MiB,
+          maxWaitMs: Math.ceil(config.rpcTimeoutMs / 2),
+          logger: platform.logger,
+          ...(telemetry && { telemetry }),
+        })
+      : undefined;
   const resolveShortcut =
     shared && config.resolveCacheTtlMs > 0 && platform.requestKey
       ? new ResolveShortcut({ resolver, endpoints: shared, logger: platform.logger, telemetry, keyOf: platform.requestKey })
@@ -175,5 +184,9 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     docsAssets: platform.docsAssets,
     ...(resolveShortcut && { resolveShortcut }),
   });
-  return { app, ...(resolveShortcut && { resolveShortcut }), logger: platform.logger, dispose: () => shared?.close() ?? Promise.resolve() };
+  return { app, ...(resolveShortcut && { resolveShortcut }), logger: platform.logger, dispose: () => {
+      index?.dispose();
+      return shared?.close() ?? Promise.resolve();
+    },
+  };
 }

@@ -43,7 +43,16 @@ export interface Telemetry {
   rpcEndpointFault(endpoint: string, kind: string): void;
   /** The circuit of one endpoint of a several-URL `RPC_URL` changed state. */
   rpcEndpointCircuit(endpoint: string, state: EndpointCircuitState): void;
+  /** The tokenized index changed state (src/service/tokenized-index.ts). */
+  tokenizedIndexState(state: TokenizedIndexState): void;
+  /** A `/domains` request found its tokenized domains by scanning, because the index could not answer it. */
+  tokenizedIndexFallback(reason: TokenizedIndexFallback): void;
 }
+
+/** idle: not built yet; building: a (re)build is under way; ready: answering; failed, over_budget: `/domains` scans. */
+export type TokenizedIndexState = "idle" | "building" | "ready" | "failed" | "over_budget";
+/** Why a request scanned: the index's state then, or `slow`: it was not ready within the request's wait. */
+export type TokenizedIndexFallback = "building" | "failed" | "over_budget" | "slow";
 
 /** Closed: in rotation; open: out of rotation for a pause; half_open: one read is probing it. */
 export type EndpointCircuitState = "closed" | "open" | "half_open";
@@ -93,6 +102,8 @@ export const NO_TELEMETRY: Telemetry = {
   rpcEndpointEvent: nothing,
   rpcEndpointFault: nothing,
   rpcEndpointCircuit: nothing,
+  tokenizedIndexState: nothing,
+  tokenizedIndexFallback: nothing,
 };
 
 /** Renders the current metrics for `GET /metrics`; only platforms that keep metrics provide one. */

@@ -9,7 +9,18 @@ interface FaultScope {
   readonly probability?: number;
   /** Let this many matching HTTP requests through first (a fault on a later read of a sequence). */
   readonly skip?: number;
+  /** Only calls whose params, as JSON, contain this text (e.g. one program's scan among others). */
+  readonly params?: string;
 }
+
+/** A call as faults see it: its method and its params as JSON text. */
+export interface CallShape {
+  readonly method: string;
+  readonly params: string;
+}
+
+const matches = (fault: Fault, call: CallShape) =>
+  (fault.method === undefined || fault.method === call.method) && (fault.params === undefined || call.params.includes(fault.params));
 
 /** Ways the localnet can misbehave on purpose, to exercise client error paths. */
 export type Fault = FaultScope &
@@ -43,10 +54,17 @@ export class FaultSwitch {
     this.#skipping = fault?.skip ?? 0;
   }
 
-  /** The fault applying to a request calling `methods`, consuming one use of it. */
-  take(methods: readonly string[]): Fault | null {
+  /** Whether a fault is set (the calls of a request need not be looked at otherwise). */
+  get armed(): boolean {
+    return this.#fault !== null;
+  }
+
+  /** The fault applying to a request making `calls`, consuming one use of it. */
+  take(calls: readonly CallShape[]): Fault | null {
     const fault = this.#fault;
-    if (!fault || (fault.method !== undefined && !methods.includes(fault.method))) return null;
+    if (!fault) return null;
+    const scoped = fault.method !== undefined || fault.params !== undefined;
+    if (scoped && !calls.some((call) => matches(fault, call))) return null;
     if (this.#skipping > 0) {
       this.#skipping--;
       return null;
@@ -58,8 +76,8 @@ export class FaultSwitch {
 }
 
 /** Per-call replacement for the call-level fault kinds; HTTP-level kinds return undefined. */
-export function callOverride(fault: Fault | null, method: string): CallOverride | undefined {
-  if (!fault || (fault.method !== undefined && fault.method !== method)) return undefined;
+export function callOverride(fault: Fault | null, call: CallShape): CallOverride | undefined {
+  if (!fault || !matches(fault, call)) return undefined;
   if (fault.kind === "jsonrpc-error") {
     const { code, message, data } = fault;
     return { error: data === undefined ? { code, message } : { code, message, data } };

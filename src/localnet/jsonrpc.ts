@@ -23,7 +23,7 @@ export type CallOverride = { readonly error: RpcErrorObject } | { readonly resul
 
 export interface CallHooks {
   onCall?(method: string): void;
-  overrideCall?(method: string): CallOverride | undefined;
+  overrideCall?(method: string, params: readonly unknown[] | null): CallOverride | undefined;
 }
 
 interface Response {
@@ -59,6 +59,13 @@ export function parseBody(text: string): RequestBody {
   return { kind: "single", call: Array.isArray(value) ? invalidRequest() : toCall(value) };
 }
 
+/** The calls of a body, method and params as JSON text, to match scoped faults. */
+export function callsOf(body: RequestBody): { method: string; params: string }[] {
+  if (body.kind === "unparsable") return [];
+  const calls = body.kind === "single" ? [body.call] : body.calls;
+  return calls.flatMap((call) => (call instanceof RpcError ? [] : [{ method: call.method, params: JSON.stringify(call.params) }]));
+}
+
 /** Method names a body asks for, to match method-scoped faults. */
 export function methodsOf(body: RequestBody): string[] {
   if (body.kind === "unparsable") return [];
@@ -68,7 +75,7 @@ export function methodsOf(body: RequestBody): string[] {
 
 function run(call: Call, ledger: Ledger, hooks: CallHooks): Pick<Response, "result" | "error"> {
   hooks.onCall?.(call.method);
-  const override = hooks.overrideCall?.(call.method);
+  const override = hooks.overrideCall?.(call.method, call.params);
   if (override) return override;
   const handler = methods.get(call.method);
   if (!handler) return { error: { code: ErrorCode.MethodNotFound, message: "Method not found" } };

@@ -1,7 +1,7 @@
 import { type IncomingMessage, STATUS_CODES, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Fault, FaultSwitch, callOverride } from "./faults.js";
-import { type RequestBody, methodsOf, parseBody, respond } from "./jsonrpc.js";
+import { type RequestBody, callsOf, methodsOf, parseBody, respond } from "./jsonrpc.js";
 import type { Ledger } from "./ledger.js";
 import { type LocalnetStats, StatsCounter } from "./stats.js";
 
@@ -73,7 +73,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
   };
 
   const answerRpc = (res: ServerResponse, body: RequestBody) => {
-    const fault = faults.take(methodsOf(body));
+    const fault = faults.armed ? faults.take(callsOf(body)) : null;
     if (fault?.kind === "hang") {
       for (const method of methodsOf(body)) stats.countCall(method);
       return;
@@ -89,7 +89,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
     }
     const text = respond(body, ledger, {
       onCall: (method) => stats.countCall(method),
-      overrideCall: (method) => callOverride(fault, method),
+      overrideCall: (method, params) => (fault ? callOverride(fault, { method, params: JSON.stringify(params) }) : undefined),
     });
     later(() => send(res, 200, JSON_TYPE, text ?? ""));
   };

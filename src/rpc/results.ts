@@ -9,6 +9,17 @@ import { RpcError } from "./errors.js";
 
 const invalid = (what: string) => new RpcError("invalid-response", `unexpected RPC result: ${what}`);
 
+/**
+ * Highest slot believed: 2^36 slots are over 800 years at 400 ms. A slot
+ * from an RPC answer above it (2^53−1 in a context, 1e300 on a signature)
+ * is a fault of that answer, never state: kept, it would put every later
+ * answer "behind" and freeze whatever waits for that slot.
+ */
+export const MAX_PLAUSIBLE_SLOT = 2 ** 36;
+
+export const isPlausibleSlot = (value: unknown): value is number =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_PLAUSIBLE_SLOT;
+
 function contextValue(result: unknown): unknown {
   if (typeof result !== "object" || result === null || !("value" in result)) throw invalid("no context value");
   return (result as { value: unknown }).value;
@@ -49,9 +60,12 @@ export function parseProgramAccounts(result: unknown): ProgramAccounts {
   return { slot, accounts };
 }
 
+/** The answer's context slot; 0 when it has none; a fault when it is not a plausible slot. */
 function contextSlot(result: unknown): number {
   const slot = (result as { context?: { slot?: unknown } }).context?.slot;
-  return typeof slot === "number" && Number.isSafeInteger(slot) && slot >= 0 ? slot : 0;
+  if (slot === undefined) return 0;
+  if (!isPlausibleSlot(slot)) throw invalid("context slot");
+  return slot;
 }
 
 export function parseTokenLargestAccounts(result: unknown): TokenAmountEntry[] {
@@ -65,7 +79,7 @@ export function parseTokenLargestAccounts(result: unknown): TokenAmountEntry[] {
 }
 
 export function parseSlot(result: unknown): number {
-  if (typeof result !== "number" || !Number.isSafeInteger(result) || result < 0) throw invalid("slot");
+  if (!isPlausibleSlot(result)) throw invalid("slot");
   return result;
 }
 
@@ -95,7 +109,7 @@ export function parseSignatures(result: unknown): SignatureEntry[] {
   if (!Array.isArray(result)) throw invalid("signature list");
   return result.map((entry: unknown) => {
     const { signature, slot, err } = (entry ?? {}) as { signature?: unknown; slot?: unknown; err?: unknown };
-    if (typeof signature !== "string" || typeof slot !== "number") throw invalid("signature entry");
+    if (typeof signature !== "string" || !isPlausibleSlot(slot)) throw invalid("signature entry");
     return { signature, slot, failed: err !== null && err !== undefined };
   });
 }
@@ -119,7 +133,7 @@ export function parseTransactionAccounts(result: unknown): TransactionAccounts |
   const message = tx.transaction?.message;
   const keys = message?.accountKeys;
   const header = message?.header;
-  if (typeof tx.slot !== "number" || !Array.isArray(keys) || !header || !Array.isArray(message?.instructions)) {
+  if (!isPlausibleSlot(tx.slot) || !Array.isArray(keys) || !header || !Array.isArray(message?.instructions)) {
     throw invalid("transaction");
   }
   const signed = Number(header.numRequiredSignatures);

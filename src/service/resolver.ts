@@ -272,6 +272,7 @@ export class Resolver {
       };
       pending = resolveSrsName(endpoint, name, {
         pda: this.options.pda,
+        hints: this.hintsFor(endpoint.url),
         nowSeconds: () => Math.floor(this.clock() / 1000),
         onExpiry: (at) => {
           expiry = at;

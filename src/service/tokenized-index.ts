@@ -1,11 +1,14 @@
 import type { Address } from "@solana/kit";
+import type { Logger } from "../logger.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
-import { RpcError } from "../rpc/errors.js";
-import { bytesToAddress } from "../sns/bytes.js";
+import { HttpStatusError, RpcError } from "../rpc/errors.js";
+import { addressToBytes, bytesToAddress } from "../sns/bytes.js";
 import type { ChainReader } from "../sns/chain.js";
 import { NAME_TOKENIZER_ID, NFT_RECORD_LEN } from "../sns/constants.js";
 import { NftRecordTag, decodeNftRecord } from "../sns/layouts/nft-record.js";
-import { type TokenizedDomainSource, findWalletMints } from "../sns/queries/tokenized-domains.js";
+import { type TokenizedDomainSource, findWalletMints, scanRecordsOfMints } from "../sns/queries/tokenized-domains.js";
+import { NO_TELEMETRY, type Telemetry, type TokenizedIndexFallback, type TokenizedIndexState } from "../telemetry.js";
+import { CompactRecords, CompactRecordsBuilder, RECORD_BYTES } from "./compact-records.js";
 
 /** Newest tokenizer signatures read per catch-up; a longer backlog means a rebuild. */
 const BACKLOG_LIMIT = 200;
@@ -21,16 +24,47 @@ const PARTITIONS = 256;
  * and was retried by the next request, again and again.
  */
 const PARTITIONS_PER_ROUND = 16;
-
 /** Slice of an NFT record from its name account to its mint: tag and nonce are known from the filter. */
 const RECORD_SLICE = { offset: 2, length: NFT_RECORD_LEN - 2 };
+/** What one change kept beside the compact rows costs (a map entry of two address strings). */
+const CHANGE_BYTES = 200;
+/** Background retries after a failure wait 1 s, doubling up to 5 minutes. */
+const FIRST_RETRY_MS = 1000;
+const MAX_RETRY_MS = 5 * 60_000;
 
 /**
- * The whole-program answer is over the answer limit (for good: later rebuilds
- * skip it), or over what is left of the answer memory while other answers are
- * held (this time): either way its partitions fit.
+ * The whole-program answer would not come whole: over the answer limit
+ * (for good: later rebuilds skip it), over what is left of the answer memory
+ * while other answers are held, refused by the provider's body limit (413),
+ * or too slow. Its 256 partitions are each a 256th of it.
  */
-const doesNotFit = (error: unknown) => error instanceof RpcError && (error.kind === "too-large" || error.kind === "overloaded");
+function partitionsMayFit(error: unknown): boolean {
+  if (error instanceof HttpStatusError) return error.status === 413;
+  return error instanceof RpcError && (error.kind === "too-large" || error.kind === "overloaded" || error.kind === "timeout");
+}
+
+/** Why the index must be rebuilt from a full scan rather than caught up. */
+class NeedsRebuild extends Error {
+  override readonly name = "NeedsRebuild";
+}
+
+export interface TokenizedIndexOptions {
+  /** Memory the index may take (rows and changes); past it, `/domains` scans. */
+  readonly maxBytes: number;
+  /** Longest a request waits for the index to be built or caught up before it scans instead. */
+  readonly maxWaitMs: number;
+  readonly logger?: Logger;
+  readonly telemetry?: Telemetry;
+}
+
+export interface TokenizedIndexStats {
+  readonly state: TokenizedIndexState;
+  readonly records: number;
+  readonly bytes: number;
+  readonly syncedSlot: number;
+  readonly bootstraps: number;
+  readonly catchUps: number;
+}
 
 interface CatchUp {
   readonly done: Promise<void>;
@@ -38,117 +72,284 @@ interface CatchUp {
   readonly covers: number;
 }
 
-export interface TokenizedIndexStats {
-  readonly records: number;
-  readonly syncedSlot: number;
-  readonly bootstraps: number;
-  readonly catchUps: number;
-}
+const wait = (ms: number) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  return { promise, cancel: () => clearTimeout(timer) };
+};
 
 /**
- * Active tokenizer NFT records of one endpoint, `mint → name account`, kept
- * in memory. Built with one `getProgramAccounts` of the tokenizer (split by
- * the mint's first byte when the answer would not fit its budget), then kept
- * fresh by reading the tokenizer's new signatures and re-reading the NFT
- * records their transactions wrote. Before answering for a wallet it has
- * caught up with at least the slot of that wallet's token query, so no
- * answer is older than the chain state it was asked against. Concurrent
- * requests share catch-ups.
+ * Active tokenizer NFT records of `RPC_URL`, `mint → name account`, kept
+ * in memory in 64 bytes per record (compact-records.ts) plus the changes
+ * seen since the last build. Built in the background with one
+ * `getProgramAccounts` of the tokenizer (split by the mint's first byte when
+ * the answer would not come whole), then kept fresh by reading the
+ * tokenizer's new signatures and re-reading the NFT records their
+ * transactions wrote. Every read asks `minContextSlot` at the slot already
+ * reached, so a lagging endpoint is refused (and another one asked), never
+ * believed.
+ *
+ * It is an optimisation, never a reason to fail: a request it cannot
+ * answer within `maxWaitMs` (not built yet, building, failed, over its
+ * memory budget) scans the tokenizer per mint instead, as an `rpc` override
+ * does, with the wallet's mints already read. A failure is logged once per
+ * change of state and retried in the background with a growing pause. At
+ * most one build runs at a time; it drops the previous rows first, so the
+ * index never holds two copies. Catch-ups are merged: one runs, and every
+ * request asking for a newer slot meanwhile shares the single one after it.
  */
 export class TokenizedIndex {
-  private readonly byMint = new Map<Address, Address>();
+  private records: CompactRecords | undefined;
+  /** Changes since the build: a name account, or null for a record gone inactive. */
+  private readonly changes = new Map<Address, Address | null>();
   /** Mints named by more than one active record: the SDK counts them as no match. */
   private readonly ambiguous = new Set<Address>();
   private cursor: string | undefined;
   private syncedSlot = -1;
-  private ready: Promise<void> | undefined;
-  private latest: CatchUp | undefined;
-  /** Set once the whole-program answer was too large: later rebuilds go straight to partitions. */
+  /** Highest slot the index has reached: never asked below again, whatever happens to the rows. */
+  private floorSlot = 0;
+  private state: TokenizedIndexState = "idle";
+  private building: Promise<void> | undefined;
+  private running: CatchUp | undefined;
+  private queued: { target: number; readonly done: Promise<void> } | undefined;
+  /** Set once the whole-program answer was too large: later builds go straight to partitions. */
   private partitioned = false;
+  private failures = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  /** A failure was logged and no recovery since: the next ready state is logged too. */
+  private degraded = false;
+  private lastLogged: TokenizedIndexState | undefined;
   private counters = { bootstraps: 0, catchUps: 0 };
+  private readonly telemetry: Telemetry;
 
-  constructor(private readonly endpoint: RpcEndpoint) {}
-
-  get stats(): TokenizedIndexStats {
-    return { records: this.byMint.size, syncedSlot: this.syncedSlot, ...this.counters };
+  constructor(
+    private readonly endpoint: RpcEndpoint,
+    private readonly options: TokenizedIndexOptions,
+  ) {
+    this.telemetry = options.telemetry ?? NO_TELEMETRY;
+    this.telemetry.tokenizedIndexState("idle");
   }
 
-  /** The source `/domains` uses on this endpoint. */
+  get stats(): TokenizedIndexStats {
+    return {
+      state: this.state,
+      records: (this.records?.size ?? 0) + [...this.changes.values()].filter((name) => name !== null).length,
+      bytes: this.bytes,
+      syncedSlot: this.syncedSlot,
+      ...this.counters,
+    };
+  }
+
+  private get bytes(): number {
+    return (this.records?.bytes ?? 0) + (this.changes.size + this.ambiguous.size) * CHANGE_BYTES;
+  }
+
+  /** The source `/domains` uses on `RPC_URL`. */
   readonly source: TokenizedDomainSource = async (chain: ChainReader, wallet: Address) => {
+    const floor = this.floor();
     // Never older than the index: a node behind it refuses, and another endpoint is asked.
-    const { slot, mints } = await findWalletMints(chain, wallet, COMMITMENT, this.floor());
-    await this.syncTo(slot);
+    const { slot, mints } = await findWalletMints(chain, wallet, COMMITMENT, floor);
+    if (mints.length === 0) return [];
+    const unavailable = await this.readyFor(slot);
+    if (unavailable) {
+      this.telemetry.tokenizedIndexFallback(unavailable);
+      return scanRecordsOfMints(chain, mints, floor);
+    }
     return mints.flatMap((mint) => {
-      const name = this.ambiguous.has(mint) ? undefined : this.byMint.get(mint);
+      const name = this.lookup(mint);
       return name ? [name] : [];
     });
   };
 
-  /** The slot every read of the index must have reached, once it has one. */
-  private floor(): number | undefined {
-    return this.syncedSlot > 0 ? this.syncedSlot : undefined;
+  /** Settles once no build is under way (whatever its outcome): for tests and benchmarks. */
+  async settled(): Promise<void> {
+    await this.building?.catch(() => undefined);
   }
 
-  /** Resolves once every tokenizer transaction up to `slot` is in the index. */
-  async syncTo(slot: number): Promise<void> {
-    await this.bootstrapOnce();
-    if (this.syncedSlot >= slot) return;
-    const latest = this.latest;
-    if (latest && latest.covers >= slot) return latest.done;
-    // A catch-up started after `slot` was observed lists every transaction up to it.
-    const previous = latest?.done.catch(() => {}) ?? Promise.resolve();
-    const done = previous.then(() => this.catchUp(slot));
-    const entry: CatchUp = { done, covers: slot };
-    this.latest = entry;
-    done.then(
+  /** Stops background retries (the gateway is shutting down). */
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.retryTimer);
+  }
+
+  private floor(): number | undefined {
+    return this.floorSlot > 0 ? this.floorSlot : undefined;
+  }
+
+  private lookup(mint: Address): Address | undefined {
+    if (this.ambiguous.has(mint)) return undefined;
+    const changed = this.changes.get(mint);
+    if (changed !== undefined) return changed ?? undefined;
+    const name = this.records?.get(addressToBytes(mint));
+    return name && bytesToAddress(name);
+  }
+
+  /** Undefined once the index reflects `slot`; otherwise why the request must scan. */
+  private async readyFor(slot: number): Promise<TokenizedIndexFallback | undefined> {
+    if (this.state === "failed" || this.state === "over_budget") return this.state;
+    if (this.state === "ready" && this.syncedSlot >= slot) return undefined;
+    const work = this.state === "ready" ? this.syncTo(slot) : this.build().then(() => this.syncTo(slot));
+    const timer = wait(this.options.maxWaitMs);
+    try {
+      const outcome = await Promise.race([work.then(() => "ready" as const), timer.promise]);
+      if (outcome === "late") return this.state === "building" ? "building" : "slow";
+      return undefined;
+    } catch {
+      // The failure itself was recorded by whoever ran the work.
+      const state = this.state as TokenizedIndexState;
+      return state === "over_budget" ? "over_budget" : state === "building" ? "building" : "failed";
+    } finally {
+      timer.cancel();
+      work.catch(() => undefined);
+    }
+  }
+
+  /** Resolves once every tokenizer transaction up to `slot` is in the index; merges concurrent asks. */
+  private syncTo(slot: number): Promise<void> {
+    if (this.state !== "ready") return Promise.reject(new Error("tokenized index not ready"));
+    if (this.syncedSlot >= slot) return Promise.resolve();
+    const running = this.running;
+    if (!running) return this.startCatchUp(slot).done;
+    if (running.covers >= slot) return running.done;
+    if (this.queued) {
+      this.queued.target = Math.max(this.queued.target, slot);
+      return this.queued.done;
+    }
+    const queued: { target: number; done: Promise<void> } = {
+      target: slot,
+      done: running.done
+        .catch(() => undefined)
+        .then(() => {
+          if (this.queued === queued) this.queued = undefined;
+          return this.syncTo(queued.target);
+        }),
+    };
+    this.queued = queued;
+    return queued.done;
+  }
+
+  private startCatchUp(slot: number): CatchUp {
+    const entry: CatchUp = { covers: slot, done: this.catchUp(slot) };
+    this.running = entry;
+    entry.done.then(
       () => {
-        if (this.latest === entry) this.latest = undefined;
+        if (this.running === entry) this.running = undefined;
+        this.failures = 0;
       },
-      () => {
-        if (this.latest === entry) this.latest = undefined;
+      (error: unknown) => {
+        if (this.running === entry) this.running = undefined;
+        this.fail(error);
       },
     );
-    return done;
+    return entry;
   }
 
-  private bootstrapOnce(): Promise<void> {
-    this.ready ??= this.bootstrap().catch((error: unknown) => {
-      this.ready = undefined; // the next request tries again
-      throw error;
-    });
-    return this.ready;
+  /** The one build under way, or a new one. */
+  private build(): Promise<void> {
+    this.building ??= this.bootstrap().then(
+      () => {
+        this.building = undefined;
+        this.setState("ready");
+      },
+      (error: unknown) => {
+        this.building = undefined;
+        this.fail(error);
+        throw error;
+      },
+    );
+    return this.building;
+  }
+
+  private fail(error: unknown): void {
+    if (error instanceof NeedsRebuild && this.failures === 0) {
+      // A long backlog once in a while: rebuild at once, in the background.
+      this.failures++;
+      this.release();
+      this.build().catch(() => undefined);
+      return;
+    }
+    this.failures++;
+    this.release();
+    const overBudget = (error as Error)?.name === "OverBudgetError";
+    this.setState(overBudget ? "over_budget" : "failed", error);
+    if (this.disposed) return;
+    clearTimeout(this.retryTimer);
+    const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (this.failures - 1));
+    // Over the budget is a fact about the chain that changes slowly: the longest pause at once.
+    this.retryTimer = setTimeout(() => this.build().catch(() => undefined), overBudget ? MAX_RETRY_MS : delay);
+    (this.retryTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Drops the rows: a build never holds two copies, and a failed index holds none. */
+  private release(): void {
+    this.records = undefined;
+    this.changes.clear();
+    this.ambiguous.clear();
+    this.syncedSlot = -1;
+    this.cursor = undefined;
+  }
+
+  private setState(next: TokenizedIndexState, cause?: unknown): void {
+    if (next === this.state) return;
+    const previous = this.state;
+    this.state = next;
+    this.telemetry.tokenizedIndexState(next);
+    const { logger } = this.options;
+    if ((next === "failed" || next === "over_budget") && !(this.degraded && previous === "building" && this.lastLogged === next)) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      logger?.warn({ index: "tokenized", state: next, reason }, "tokenized index unavailable: /domains scans per request");
+      this.degraded = true;
+      this.lastLogged = next;
+    } else if (next === "ready" && this.degraded) {
+      logger?.info({ index: "tokenized", state: next, records: this.records?.size ?? 0 }, "tokenized index ready again");
+      this.degraded = false;
+      this.lastLogged = next;
+    }
   }
 
   private async bootstrap(): Promise<void> {
     this.counters.bootstraps++;
+    this.release();
+    this.setState("building");
+    const floor = this.floor();
     // The cursor is taken first: whatever happens after it is replayed by the next catch-up.
-    const [newest] = await this.endpoint.getSignaturesForAddress(NAME_TOKENIZER_ID, { limit: 1, commitment: COMMITMENT });
-    const entries: [Address, Address][] = [];
+    const [newest] = await this.endpoint.getSignaturesForAddress(NAME_TOKENIZER_ID, {
+      limit: 1,
+      commitment: COMMITMENT,
+      ...(floor !== undefined && { minContextSlot: floor }),
+    });
+    const builder = new CompactRecordsBuilder(Math.floor(this.options.maxBytes / RECORD_BYTES));
     let slot: number | undefined;
     if (!this.partitioned) {
       try {
-        slot = await this.scan(entries, []);
+        slot = await this.scan(builder, []);
       } catch (error) {
-        if (!doesNotFit(error)) throw error;
-        if ((error as RpcError).kind === "too-large") this.partitioned = true;
+        if (!partitionsMayFit(error)) throw error;
+        if ((error as RpcError).kind === "too-large" || error instanceof HttpStatusError) this.partitioned = true;
       }
     }
     if (slot === undefined) {
       slot = 0;
       for (let first = 0; first < PARTITIONS; first += PARTITIONS_PER_ROUND) {
-        const round = Array.from({ length: PARTITIONS_PER_ROUND }, (_, i) => this.scan(entries, [first + i]));
+        const round = Array.from({ length: PARTITIONS_PER_ROUND }, (_, i) => this.scan(builder, [first + i]));
         for (const partSlot of await Promise.all(round)) slot = Math.max(slot, partSlot);
       }
     }
-    this.byMint.clear();
-    this.ambiguous.clear();
-    for (const [mint, name] of entries) this.add(mint, name);
+    this.records = builder.finish();
+    for (const key of this.records.duplicateKeys) this.ambiguous.add(bytesToAddress(key));
     this.cursor = newest?.signature;
-    this.syncedSlot = Math.max(slot, newest?.slot ?? 0);
+    this.reached(Math.max(slot, newest?.slot ?? 0));
+  }
+
+  private reached(slot: number): void {
+    this.syncedSlot = Math.max(this.syncedSlot, slot);
+    this.floorSlot = Math.max(this.floorSlot, this.syncedSlot);
   }
 
   /** Active records, optionally only those whose mint starts with `prefix`; returns the answer's slot. */
-  private async scan(into: [Address, Address][], prefix: number[]): Promise<number> {
+  private async scan(into: CompactRecordsBuilder, prefix: number[]): Promise<number> {
+    const floor = this.floor();
     const { slot, accounts } = await this.endpoint.getProgramAccounts(NAME_TOKENIZER_ID, {
       filters: [
         { dataSize: NFT_RECORD_LEN },
@@ -157,13 +358,17 @@ export class TokenizedIndex {
       ],
       dataSlice: RECORD_SLICE,
       commitment: COMMITMENT,
-      ...(this.floor() !== undefined && { minContextSlot: this.floor() }),
+      ...(floor !== undefined && { minContextSlot: floor }),
     });
-    for (const { account } of accounts) {
+    const rows = new Uint8Array(accounts.length * RECORD_BYTES);
+    accounts.forEach(({ account }, i) => {
       const data = account.data;
       if (data.length !== RECORD_SLICE.length) throw new RpcError("invalid-response", "NFT record slice has the wrong size");
-      into.push([bytesToAddress(data.subarray(64, 96)), bytesToAddress(data.subarray(0, 32))]);
-    }
+      // The slice is name account (0..32), owner (32..64), mint (64..96): a row is mint then name account.
+      rows.set(data.subarray(64, 96), i * RECORD_BYTES);
+      rows.set(data.subarray(0, 32), i * RECORD_BYTES + 32);
+    });
+    into.add(rows);
     return slot;
   }
 
@@ -173,55 +378,43 @@ export class TokenizedIndex {
       limit: BACKLOG_LIMIT,
       commitment: COMMITMENT,
       ...(this.cursor && { until: this.cursor }),
-      minContextSlot: Math.max(slot, this.syncedSlot),
+      minContextSlot: Math.max(slot, this.floorSlot),
     });
-    if (signatures.length >= BACKLOG_LIMIT) {
-      await this.bootstrap();
-      this.syncedSlot = Math.max(this.syncedSlot, slot);
-      return;
-    }
+    if (signatures.length >= BACKLOG_LIMIT) throw new NeedsRebuild(`a backlog of ${BACKLOG_LIMIT} tokenizer transactions or more`);
     const applied = signatures.filter((entry) => !entry.failed).reverse();
     const touched = new Set<Address>();
     for (let i = 0; i < applied.length; i += TRANSACTIONS_PER_ROUND) {
       const round = applied.slice(i, i + TRANSACTIONS_PER_ROUND);
       const transactions = await Promise.all(round.map((entry) => this.endpoint.getTransactionAccounts(entry.signature, COMMITMENT)));
       for (const transaction of transactions) {
-        if (!transaction) {
-          // A signature the node lists but cannot return yet: start over from a full scan.
-          await this.bootstrap();
-          this.syncedSlot = Math.max(this.syncedSlot, slot);
-          return;
-        }
+        // A signature the node lists but cannot return yet.
+        if (!transaction) throw new NeedsRebuild("a listed tokenizer transaction the node cannot return");
         if (transaction.programs.has(NAME_TOKENIZER_ID)) for (const key of transaction.writable) touched.add(key);
       }
     }
     if (touched.size > 0) await this.refresh([...touched], signatures[0]!.slot);
     if (signatures[0]) this.cursor = signatures[0].signature;
-    this.syncedSlot = Math.max(this.syncedSlot, slot, signatures[0]?.slot ?? 0);
+    this.reached(Math.max(slot, signatures[0]?.slot ?? 0));
   }
 
   /** Re-reads accounts a tokenizer transaction wrote; only NFT records change the index. */
   private async refresh(keys: Address[], atLeast: number): Promise<void> {
     const accounts = await this.endpoint.getAccountsAtLeast(keys, atLeast, COMMITMENT);
-    let rebuild = false;
     for (const account of accounts) {
       if (!account || account.owner !== NAME_TOKENIZER_ID || account.data.length !== NFT_RECORD_LEN) continue;
       const record = decodeNftRecord(account.data);
       const mint = bytesToAddress(record.nftMint);
       const name = bytesToAddress(record.nameAccount);
       // Which records of a shared mint remain is not tracked: such a change rebuilds.
-      if (this.ambiguous.has(mint)) rebuild = true;
-      else if (record.tag === NftRecordTag.ActiveRecord) this.add(mint, name);
-      else if (record.tag === NftRecordTag.InactiveRecord && this.byMint.get(mint) === name) {
-        this.byMint.delete(mint);
+      if (this.ambiguous.has(mint)) throw new NeedsRebuild("a change to a mint named by several records");
+      const known = this.lookup(mint);
+      if (record.tag === NftRecordTag.ActiveRecord) {
+        if (known !== undefined && known !== name) this.ambiguous.add(mint);
+        this.changes.set(mint, name);
+      } else if (record.tag === NftRecordTag.InactiveRecord && known === name) {
+        this.changes.set(mint, null);
       }
     }
-    if (rebuild) await this.bootstrap();
-  }
-
-  private add(mint: Address, name: Address): void {
-    const known = this.byMint.get(mint);
-    if (known !== undefined && known !== name) this.ambiguous.add(mint);
-    this.byMint.set(mint, name);
+    if (this.bytes > this.options.maxBytes) throw new NeedsRebuild("changes since the last build over the memory budget");
   }
 }

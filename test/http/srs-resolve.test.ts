@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_FIXTURE_PATH, type Fault, type Ledger, identity, loadFixtureFile, pdaAddress } from "../../src/localnet/index.js";
+import { DEMO_FIXTURE_PATH, type Fault, type Ledger, buildDomainAccounts, identity, loadFixtureFile, pdaAddress } from "../../src/localnet/index.js";
 import { SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
 import { encodeSrsRecord } from "../../src/sns/layouts/srs-record.js";
 import { type Stack, type TestGateway, onWorkerd, request, startStack, startTestGateway } from "../../testkit/stack.js";
@@ -73,6 +73,19 @@ function buildScenarios(ledger: Ledger): void {
   putSrsTokenName(ledger, "srs-holder-classic", { holders: [{ wallet: key("carol"), program: TOKEN_PROGRAM_ID, extensions: false }] });
   putSrsTokenName(ledger, "srs-holder-pda", { holders: [{ wallet: heldByVault }] });
   ledger.setAccount(heldByVault, { owner: ALLOWED_PROGRAM, data: new Uint8Array(8) });
+  // Names each read by one test only (round trips counted cold, then warm; one name per cold fault case).
+  for (const name of ["srs-rt-token", "srs-rt-coalesced", "srs-rt-both", "srs-rt-moving"]) putSrsTokenName(ledger, name, { holders: [{ wallet: key("carol") }] });
+  putSrsTokenName(ledger, "srs-rt-pda-holder", { holders: [{ wallet: heldByVault }] });
+  for (const { address, account } of buildDomainAccounts({ name: "srs-rt-both", owner: "alice", tokenized: { holder: "carol" } })) {
+    ledger.setAccount(address, account);
+  }
+  COLD_READS.forEach(([owner], r) =>
+    FAULTS.forEach((_, k) => {
+      const name = coldName(owner, r, k);
+      if (owner === "token") putSrsTokenName(ledger, name, { holders: [{ wallet: heldByVault }] });
+      else put(name, { owner: vault });
+    }),
+  );
   // Holder accounts the node's index would never list under the mint: named through a crafted largest-accounts answer.
   putSrsTokenName(ledger, "srs-crafted", { holders: [] });
   ledger.setAccount(key("crafted-1-byte"), { owner: TOKEN_2022_PROGRAM_ID, data: new Uint8Array([2]) });
@@ -289,14 +302,24 @@ describe("SOL_SRS_RESOLUTION=off (default): behaviour exactly as before", () => 
   });
 });
 
-/** Each read of the SRS path, as the localnet sees it: the method, and how many such requests come before it. */
-const READS = [
-  ["srs-holder-pda", "record and mint", "getMultipleAccounts", 0],
-  ["srs-holder-pda", "largest holders", "getTokenLargestAccounts", 0],
-  ["srs-holder-pda", "holder account", "getMultipleAccounts", 1],
-  ["srs-holder-pda", "holder's owner (program-list PDA policy)", "getMultipleAccounts", 2],
-  ["srs-pda-allowed", "record and mint", "getMultipleAccounts", 0],
-  ["srs-pda-allowed", "owner (program-list PDA policy)", "getMultipleAccounts", 1],
+/**
+ * Each read of the SRS path, as the localnet sees it: the method, and how
+ * many such requests come before it. Cold: the first resolution of a name
+ * (a fresh name per case); warm: a token-owned name resolved before, whose
+ * largest holders and holder account are read with the record.
+ */
+const COLD_READS = [
+  ["token", "record and mint", "getMultipleAccounts", 0],
+  ["token", "largest holders", "getTokenLargestAccounts", 0],
+  ["token", "holder account", "getMultipleAccounts", 1],
+  ["token", "holder's owner (program-list PDA policy)", "getMultipleAccounts", 2],
+  ["key", "record and mint", "getMultipleAccounts", 0],
+  ["key", "owner (program-list PDA policy)", "getMultipleAccounts", 1],
+] as const;
+const WARM_READS = [
+  ["record, mint and holder account", "getMultipleAccounts", 0],
+  ["largest holders (same batch)", "getTokenLargestAccounts", 0],
+  ["holder's owner (program-list PDA policy)", "getMultipleAccounts", 1],
 ] as const;
 
 const FAULTS: readonly (readonly [string, Fault])[] = [
@@ -307,21 +330,48 @@ const FAULTS: readonly (readonly [string, Fault])[] = [
   ["no answer within RPC_TIMEOUT_MS", { kind: "hang" }],
 ];
 
+/** A name per cold fault case, written by buildScenarios: its holder's (or its own) owner a PDA the program list allows. */
+const coldName = (owner: "token" | "key", read: number, kind: number) => `srs-cold-${owner}-${read}-${kind}`;
+
 describe("every RPC fault on every read of the SRS path → 502", () => {
-  const cases = READS.flatMap(([name, read, method, skip]) =>
-    FAULTS.map(([kind, fault]) => [name, read, kind, { ...fault, method, skip, times: 1 } as Fault] as const),
-  );
-  it.each(cases)("%s, read %s: %s", async (name, _read, _kind, fault) => {
-    expect((await request(impatient.url, `/resolve/${name}.sol`)).status).toBe(200);
-    stack.localnet.setFault(fault);
-    const answer = await request(impatient.url, `/resolve/${name}.sol`);
+  const expect502 = async (path: string) => {
+    const answer = await request(impatient.url, path);
     expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: error("RPC unavailable") });
+  };
+  const cold = COLD_READS.flatMap(([owner, read, method, skip], r) =>
+    FAULTS.map(([kind, fault], k) => [owner, read, kind, coldName(owner, r, k), { ...fault, method, skip, times: 1 } as Fault] as const),
+  );
+  it.each(cold)("first resolution, %s owner, read %s: %s", async (_owner, _read, _kind, name, fault) => {
+    stack.localnet.setFault(fault);
+    await expect502(`/resolve/${name}.sol`);
+    expect((await request(impatient.url, `/resolve/${name}.sol`)).status).toBe(200);
+  });
+
+  const warm = WARM_READS.flatMap(([read, method, skip]) =>
+    FAULTS.map(([kind, fault]) => [read, kind, { ...fault, method, skip, times: 1 } as Fault] as const),
+  );
+  it.each(warm)("holder known, read %s: %s", async (_read, _kind, fault) => {
+    expect((await request(impatient.url, "/resolve/srs-holder-pda.sol")).status).toBe(200);
+    stack.localnet.setFault(fault);
+    await expect502("/resolve/srs-holder-pda.sol");
   });
 
   it.each(FAULTS)("/safe-resolve: %s on the shared first read", async (_, fault) => {
     stack.localnet.setFault({ ...fault, times: 1 });
-    const answer = await request(impatient.url, "/safe-resolve/plain.sol");
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: error("RPC unavailable") });
+    await expect502("/safe-resolve/plain.sol");
+  });
+});
+
+describe("a known holder account is only a guess", () => {
+  it("a token that moved is found at its new holder; a record turned key-owned answers its key", async () => {
+    const ledger = stack.localnet.ledger;
+    expect((await stack.get("/resolve/srs-rt-moving.sol")).body).toEqual(ok(key("carol")));
+    putSrsTokenName(ledger, "srs-rt-moving", { holders: [{ wallet: key("carol"), amount: 0n }, { wallet: key("dave") }] });
+    expect((await stack.get("/resolve/srs-rt-moving.sol")).body).toEqual(ok(key("dave")));
+    putSrsRecord(ledger, "srs-rt-moving", { owner: key("erin") });
+    expect((await stack.get("/resolve/srs-rt-moving.sol")).body).toEqual(ok(key("erin")));
+    putSrsTokenName(ledger, "srs-rt-moving", { holders: [{ wallet: key("dave"), amount: 0n }, { wallet: key("frank") }] });
+    expect((await stack.get("/resolve/srs-rt-moving.sol")).body).toEqual(ok(key("frank")));
   });
 });
 
@@ -335,22 +385,33 @@ describe("round trips, counted on the RPC", () => {
   it("a public-key owner: one getMultipleAccounts (record and canonical mint)", async () => {
     expect(await counted(stack, "/resolve/plain.sol")).toMatchObject({ httpRequests: 1, calls: 1, methods: { getMultipleAccounts: 1 } });
   });
-  it("a token owner: three sequential round trips", async () => {
-    expect(await counted(stack, "/resolve/srs-token.sol")).toMatchObject({
+  it("a token owner: three sequential round trips the first time, one once its holder account is known", async () => {
+    expect(await counted(stack, "/resolve/srs-rt-token.sol")).toEqual({
       httpRequests: 3,
       calls: 3,
       methods: { getMultipleAccounts: 2, getTokenLargestAccounts: 1 },
     });
+    expect(await counted(stack, "/resolve/srs-rt-token.sol")).toEqual({
+      httpRequests: 1,
+      calls: 2,
+      methods: { getMultipleAccounts: 1, getTokenLargestAccounts: 1 },
+    });
   });
   it("a program-list PDA owner takes one more read, as on .sns", async () => {
     expect((await counted(programPda, "/resolve/srs-pda-allowed.sol")).httpRequests).toBe(2);
-    expect((await counted(programPda, "/resolve/srs-holder-pda.sol")).httpRequests).toBe(4);
+    expect((await counted(programPda, "/resolve/srs-rt-pda-holder.sol")).httpRequests).toBe(4);
+    expect((await counted(programPda, "/resolve/srs-rt-pda-holder.sol")).httpRequests).toBe(2);
   });
-  it("/safe-resolve: both registries in the same round trips (one for a key owner, three for tokenized on both)", async () => {
+  it("/safe-resolve: both registries in the same round trips", async () => {
     expect(await counted(stack, "/safe-resolve/plain.sol")).toMatchObject({ httpRequests: 1, methods: { getMultipleAccounts: 1 } });
-    expect(await counted(stack, "/safe-resolve/bonfida.sol")).toMatchObject({
+    // Tokenized in both registries: three round trips, then one once both holders are known.
+    expect(await counted(stack, "/safe-resolve/srs-rt-both.sol")).toMatchObject({
       httpRequests: 3,
       methods: { getMultipleAccounts: 2, getTokenLargestAccounts: 2 },
+    });
+    expect(await counted(stack, "/safe-resolve/srs-rt-both.sol")).toMatchObject({
+      httpRequests: 1,
+      methods: { getMultipleAccounts: 1, getTokenLargestAccounts: 2 },
     });
   });
 });
@@ -376,7 +437,7 @@ describe.skipIf(onWorkerd)("coalescing and batching across requests (Node: Worke
     stack.localnet.setLatency(300);
     stack.localnet.resetStats();
     try {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => stack.get("/resolve/srs-token.sol")));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => stack.get("/resolve/srs-rt-coalesced.sol")));
       expect(new Set(answers.map((a) => a.text)).size).toBe(1);
       expect(stack.localnet.stats.calls).toBe(3);
     } finally {

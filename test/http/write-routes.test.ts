@@ -12,7 +12,10 @@ import { NAME_PROGRAM_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
 import { planSubdomain } from "../../src/sns/instructions/create-subdomain.js";
 import { PAYMENT_MINTS } from "../../src/sns/instructions/payment-mints.js";
-import { type Answer, type Stack, startStack, startTestGateway, request } from "../../testkit/stack.js";
+import { loadConfig } from "../../src/config.js";
+import { startGateway } from "../../src/platform/node/gateway.js";
+import { captureLog } from "../../testkit/log-capture.js";
+import { type Answer, type Stack, onWorkerd, startStack, startTestGateway, request } from "../../testkit/stack.js";
 
 /*
  * `/register` and `/create-subdomain` over real HTTP against the localnet:
@@ -465,4 +468,39 @@ it("405 for other methods, CORS preflight answered", async () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   }
+});
+
+// The log line's RPC tally is what the request asked of its endpoint; on workerd the lines go to console.log.
+describe.skipIf(onWorkerd)("request log", () => {
+  it("one line per request with the route pattern and its reads, never the rpc parameter", async () => {
+    const log = captureLog();
+    const config = loadConfig({ RPC_URL: stack.localnet.url, PORT: "0", HOST: "127.0.0.1", ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+    const gateway = await startGateway(config, log.logger);
+    const logged = async (path: string) => {
+      log.clear();
+      await request(gateway.url, path);
+      await new Promise((resolve) => setImmediate(resolve));
+      const lines = log.lines().filter((line) => line.msg === "request");
+      expect(lines).toHaveLength(1);
+      return lines[0];
+    };
+    try {
+      expect(await logged(`/register?${EXAMPLE}`)).toMatchObject({ route: "/register", status: 200, rpcCalls: 0 });
+      expect(await logged(`/register?${EXAMPLE}&serialize=true`)).toMatchObject({ route: "/register", rpcCalls: 1, rpcAccounts: 0 });
+      expect(await logged(`/create-subdomain?owner=${OWNER}&subdomain=team.example&serialize=true`)).toMatchObject({
+        route: "/create-subdomain",
+        status: 200,
+        rpcCalls: 3,
+        rpcAccounts: 2,
+      });
+      const override = `rpc=${encodeURIComponent(`${stack.localnet.url}?api-key=secret`)}`;
+      expect(await logged(`/create-subdomain?owner=${OWNER}&subdomain=team.nobody&${override}`)).toMatchObject({
+        status: 404,
+        rpcOverride: true,
+      });
+      expect(log.text()).not.toContain("secret");
+    } finally {
+      await gateway.close();
+    }
+  });
 });

@@ -25,10 +25,13 @@ const collector = identity("collector").address;
 interface Traffic {
   programScansPerRequest: number[];
   maxInFlight: number;
+  /** HTTP requests carrying the index's own scans (its 96-byte slice) at once, at most. */
+  maxIndexScansInFlight?: number;
 }
 
 function observed(inner: RpcTransport, traffic: Traffic): RpcTransport {
   let inFlight = 0;
+  let indexScans = 0;
   return {
     url: inner.url,
     maxResponseBytes: inner.maxResponseBytes,
@@ -36,14 +39,20 @@ function observed(inner: RpcTransport, traffic: Traffic): RpcTransport {
       const calls = [JSON.parse(body) as { method: string } | { method: string }[]].flat();
       traffic.programScansPerRequest.push(calls.filter((call) => call.method === "getProgramAccounts").length);
       traffic.maxInFlight = Math.max(traffic.maxInFlight, ++inFlight);
+      const indexScan = body.includes('"length":96');
+      if (indexScan) traffic.maxIndexScansInFlight = Math.max(traffic.maxIndexScansInFlight ?? 0, ++indexScans);
       try {
         return await inner.post(body, limits);
       } finally {
         inFlight--;
+        if (indexScan) indexScans--;
       }
     },
   };
 }
+
+/** Room for every record, and requests that wait for the build (the RPC deadline here is 30 s). */
+const OPTIONS = { maxBytes: 64 * 1024 * 1024, maxWaitMs: 30_000 };
 
 let localnet: Localnet;
 let ledger: Ledger;
@@ -90,11 +99,11 @@ describe("tokenized index bootstrap over an answer budget", () => {
   it("falls back to 256 first-byte scans, a bounded number per request, and indexes every active record", async () => {
     const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
     const endpoint = endpointWith(traffic, ANSWER_BYTES);
-    const index = new TokenizedIndex(endpoint);
+    const index = new TokenizedIndex(endpoint, OPTIONS);
     const names = await index.source(endpoint as ChainReader, collector as Address);
 
     expect(names).toEqual([deriveDomainKey("gallery")]);
-    expect(index.stats).toMatchObject({ records: RECORDS + 1, bootstraps: 1 });
+    expect(index.stats).toMatchObject({ state: "ready", records: RECORDS + 1, bootstraps: 1 });
     const scans = traffic.programScansPerRequest;
     // The wallet's token query, the whole-program scan refused as too large, then 256 partitions.
     expect(scans.reduce((a, b) => a + b, 0)).toBe(1 + 1 + 256);
@@ -106,15 +115,17 @@ describe("tokenized index bootstrap over an answer budget", () => {
       ledger.transact({ feePayer: collector, programs: [NAME_TOKENIZER_ID], writes: new Map() });
     }
     traffic.programScansPerRequest.length = 0;
-    await index.syncTo(ledger.slotAt("confirmed"));
-    expect(index.stats).toMatchObject({ records: RECORDS + 1, bootstraps: 2 });
-    expect(traffic.programScansPerRequest.reduce((a, b) => a + b, 0)).toBe(256);
+    // This request scans (the wallet's token query, then its one mint); the rebuild runs behind it.
+    expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([deriveDomainKey("gallery")]);
+    await index.settled();
+    expect(index.stats).toMatchObject({ state: "ready", records: RECORDS + 1, bootstraps: 2 });
+    expect(traffic.programScansPerRequest.reduce((a, b) => a + b, 0)).toBe(1 + 1 + 256);
   });
 
   it("also partitions when the whole answer fits its limit but not the answer memory left", async () => {
     const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
     const endpoint = endpointWith(traffic, 16 * 1024 * 1024, ANSWER_BYTES);
-    const index = new TokenizedIndex(endpoint);
+    const index = new TokenizedIndex(endpoint, OPTIONS);
     expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([deriveDomainKey("gallery")]);
     expect(index.stats.records).toBe(RECORDS + 1);
     expect(traffic.programScansPerRequest.reduce((a, b) => a + b, 0)).toBe(1 + 1 + 256);
@@ -123,9 +134,49 @@ describe("tokenized index bootstrap over an answer budget", () => {
   it("answers the same with one whole-program scan when the answer fits", async () => {
     const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
     const endpoint = endpointWith(traffic, 16 * 1024 * 1024);
-    const index = new TokenizedIndex(endpoint);
+    const index = new TokenizedIndex(endpoint, OPTIONS);
     expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([deriveDomainKey("gallery")]);
     expect(index.stats.records).toBe(RECORDS + 1);
     expect(traffic.programScansPerRequest.reduce((a, b) => a + b, 0)).toBe(2);
+  });
+});
+
+describe("a tokenizer backlog that never ends", () => {
+  it("is handled by one rebuild at a time; catch-ups are merged; requests scan instead of waiting", async () => {
+    const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
+    const endpoint = endpointWith(traffic, 16 * 1024 * 1024);
+    const maxWaitMs = 300;
+    const index = new TokenizedIndex(endpoint, { maxBytes: 64 * 1024 * 1024, maxWaitMs });
+    const gallery = deriveDomainKey("gallery");
+    expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([gallery]);
+    // More than a catch-up's worth of tokenizer transactions every 20 ms, for the whole test.
+    const pump = setInterval(() => {
+      for (let i = 0; i < 250; i++) ledger.transact({ feePayer: collector, programs: [NAME_TOKENIZER_ID], writes: new Map() });
+    }, 20);
+    try {
+      const slowest: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, async () => {
+            const started = performance.now();
+            const names = await index.source(endpoint as ChainReader, collector as Address);
+            slowest.push(performance.now() - started);
+            return names;
+          }),
+        );
+        for (const names of answers) expect(names).toEqual([gallery]);
+      }
+      // 150 requests: far fewer catch-ups (merged), and rebuilds paced one at a time.
+      const { catchUps, bootstraps } = index.stats;
+      console.info(`150 requests over a growing backlog: ${catchUps} catch-ups, ${bootstraps} builds, slowest ${Math.round(Math.max(...slowest))} ms`);
+      expect(catchUps).toBeLessThan(30);
+      expect(bootstraps).toBeLessThan(10);
+      // Never waiting past their wait for the index, then one scan of their mint (a few ms on the localnet).
+      expect(Math.max(...slowest)).toBeLessThan(maxWaitMs + 2000);
+    } finally {
+      clearInterval(pump);
+      index.dispose();
+    }
+    expect(traffic.maxIndexScansInFlight).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import type { FullDomain } from "../../sns/domain.js";
 import { boundedPolicy } from "../answer/cache-control.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../answer/envelope.js";
-import { documentedGet } from "../openapi/documented-route.js";
+import { type ExampleRequest, documentedGet } from "../openapi/documented-route.js";
 import { fullDomainParam } from "../openapi/request-schemas.js";
 import { PublicKey } from "../openapi/response-schemas.js";
 
@@ -20,6 +20,66 @@ const SOL_PATHS =
   "`SOL_SRS_RESOLUTION=on`: then a `.sol` name (`sub.name.sol` is one flat name) resolves through its SRS " +
   "record alone (the owner, or the unique holder of its Token-2022 mint; `Domain expired` once its expiry " +
   "has passed), with no slot read.";
+
+/** What both routes can answer (with SRS on, `.sol` names can expire). */
+const RESOLVE_ERRORS = {
+  400: ["Unsupported TLD", "Invalid input"],
+  404: ["Domain not found"],
+  410: ["Domain expired"],
+  422: ["Record is malformed"],
+  500: ["Internal error"],
+} as const;
+
+const RESOLVE_EXAMPLES = {
+    tokenized: {
+      summary: "Tokenized domain: the NFT holder",
+      params: { domain: "bonfida.sns" },
+      status: 200,
+      body: { s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
+    },
+    "v2-sol": {
+      summary: "A valid V2 SOL record",
+      params: { domain: "v2-sol.sns" },
+      status: 200,
+      body: { s: "ok", result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww" },
+    },
+    subdomain: {
+      summary: "A subdomain: its registry owner",
+      params: { domain: "dex.bonfida.sns" },
+      status: 200,
+      body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
+    },
+    "legacy-sol": {
+      summary: "A legacy .sol name before the cutoff slot (SOL_SRS_RESOLUTION off)",
+      params: { domain: "plain.sol" },
+      status: 200,
+      body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
+    },
+    "unsupported-tld": {
+      summary: "Any other suffix, checked before the labels",
+      params: { domain: "a.b.bonfida.com" },
+      status: 400,
+      body: fail("Unsupported TLD"),
+    },
+    "invalid-input": {
+      summary: "Three labels before the suffix",
+      params: { domain: "a.b.bonfida.sns" },
+      status: 400,
+      body: fail("Invalid input"),
+    },
+    "domain-not-found": {
+      summary: "No registry account",
+      params: { domain: "nobody.sns" },
+      status: 404,
+      body: fail("Domain not found"),
+    },
+    "record-is-malformed": {
+      summary: "A V2 SOL record whose right of association fails",
+      params: { domain: "invalid-roa.sns" },
+      status: 422,
+      body: fail("Record is malformed"),
+    },
+} as const satisfies Record<string, ExampleRequest>;
 
 /**
  * `/resolve/:domain` and `/safe-resolve/:domain`. Both answer through the
@@ -37,6 +97,21 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     return ok(c, key);
   };
 
+  /**
+   * A route's handler over one per-name entry point; `repeatable` says when a repeat may be answered
+   * before the app. No async frame of its own: a cache hit is answered synchronously, a resolution in
+   * the one step that settles it.
+   */
+  const handler =
+    (resolve: (endpoint: RpcEndpoint, domain: FullDomain) => Address | Promise<Address>, repeatable: (domain: FullDomain) => boolean) =>
+    (c: Context<AppEnv>, { params }: { params: { domain: FullDomain } }) => {
+      const domain = params.domain;
+      if (repeatable(domain)) deps.resolveShortcut?.learn(c, domain);
+      const endpoint = c.get("rpc")();
+      const key = resolve(endpoint, domain);
+      return typeof key === "string" ? answer(c, endpoint, domain, key) : key.then((resolved) => answer(c, endpoint, domain, resolved));
+    };
+
   documentedGet(
     routes,
     {
@@ -48,72 +123,10 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       query: {},
       rpc: true,
       result: PublicKey,
-      errors: {
-        400: ["Unsupported TLD", "Invalid input"],
-        404: ["Domain not found"],
-        410: ["Domain expired"],
-        422: ["Record is malformed"],
-        500: ["Internal error"],
-      },
-      examples: {
-        tokenized: {
-          summary: "Tokenized domain: the NFT holder",
-          params: { domain: "bonfida.sns" },
-          status: 200,
-          body: { s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
-        },
-        "v2-sol": {
-          summary: "A valid V2 SOL record",
-          params: { domain: "v2-sol.sns" },
-          status: 200,
-          body: { s: "ok", result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww" },
-        },
-        subdomain: {
-          summary: "A subdomain: its registry owner",
-          params: { domain: "dex.bonfida.sns" },
-          status: 200,
-          body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
-        },
-        "legacy-sol": {
-          summary: "A legacy .sol name before the cutoff slot (SOL_SRS_RESOLUTION off)",
-          params: { domain: "plain.sol" },
-          status: 200,
-          body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
-        },
-        "unsupported-tld": {
-          summary: "Any other suffix, checked before the labels",
-          params: { domain: "a.b.bonfida.com" },
-          status: 400,
-          body: fail("Unsupported TLD"),
-        },
-        "invalid-input": {
-          summary: "Three labels before the suffix",
-          params: { domain: "a.b.bonfida.sns" },
-          status: 400,
-          body: fail("Invalid input"),
-        },
-        "domain-not-found": {
-          summary: "No registry account",
-          params: { domain: "nobody.sns" },
-          status: 404,
-          body: fail("Domain not found"),
-        },
-        "record-is-malformed": {
-          summary: "A V2 SOL record whose right of association fails",
-          params: { domain: "invalid-roa.sns" },
-          status: 422,
-          body: fail("Record is malformed"),
-        },
-      },
+      errors: RESOLVE_ERRORS,
+      examples: RESOLVE_EXAMPLES,
     },
-    // No async frame of its own: a cache hit is answered synchronously, a resolution in the one step that settles it.
-    (c, { params }) => {
-      const domain = params.domain;
-      deps.resolveShortcut?.learn(c, domain);
-      const endpoint = c.get("rpc")();
-      const key = resolver.resolve(endpoint, domain);
-      return typeof key === "string" ? answer(c, endpoint, domain, key) : key.then((resolved) => answer(c, endpoint, domain, resolved));
-    },
+    handler((endpoint, domain) => resolver.resolve(endpoint, domain), () => true),
   );
 
   documentedGet(
@@ -131,43 +144,17 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       query: {},
       rpc: true,
       result: PublicKey,
-      errors: {
-        400: ["Unsupported TLD", "Invalid input"],
-        404: ["Domain not found"],
-        409: ["SRS and SNS resolution mismatch"],
-        410: ["Domain expired"],
-        422: ["Record is malformed"],
-        500: ["Internal error"],
-      },
+      errors: { ...RESOLVE_ERRORS, 409: ["SRS and SNS resolution mismatch"] },
+      // The demo answers with SRS off, where /safe-resolve is /resolve.
       examples: {
-        "safe-sns": {
-          summary: "A .sns name: as /resolve",
-          params: { domain: "plain.sns" },
-          status: 200,
-          body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
-        },
-        "safe-tokenized": {
-          summary: "Tokenized domain: the NFT holder",
-          params: { domain: "bonfida.sns" },
-          status: 200,
-          body: { s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
-        },
-        "safe-not-found": {
-          summary: "No registry account",
-          params: { domain: "nobody.sns" },
-          status: 404,
-          body: fail("Domain not found"),
-        },
+        tokenized: RESOLVE_EXAMPLES.tokenized,
+        "v2-sol": RESOLVE_EXAMPLES["v2-sol"],
+        "domain-not-found": RESOLVE_EXAMPLES["domain-not-found"],
+        "record-is-malformed": RESOLVE_EXAMPLES["record-is-malformed"],
       },
     },
-    (c, { params }) => {
-      const domain = params.domain;
-      // Where it answers as /resolve, a repeat may be answered from the resolve cache before the app.
-      if (!resolver.readsSrs(domain)) deps.resolveShortcut?.learn(c, domain);
-      const endpoint = c.get("rpc")();
-      const key = resolver.safeResolve(endpoint, domain);
-      return typeof key === "string" ? answer(c, endpoint, domain, key) : key.then((resolved) => answer(c, endpoint, domain, resolved));
-    },
+    // Where it answers as /resolve, a repeat may be answered from the resolve cache before the app.
+    handler((endpoint, domain) => resolver.safeResolve(endpoint, domain), (domain) => !resolver.readsSrs(domain)),
   );
   return routes;
 }

@@ -2,6 +2,8 @@ import { Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type {
   CoalescedKind,
   EndpointCircuitState,
+  TokenizedIndexFallback,
+  TokenizedIndexState,
   MetricsExporter,
   RpcCallOutcome,
   RpcEndpointLabel,
@@ -98,6 +100,13 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     help: "Faults of each endpoint of a several-URL RPC_URL (by host), by kind",
     registers: [this.registry],
   });
+  private readonly indexFallbacks = new PlainCounter({
+    name: "sns_gateway_tokenized_index_fallbacks_total",
+    help: "/domains requests that found tokenized domains by scanning because the index could not answer, by reason (building, failed, over_budget, slow)",
+    registers: [this.registry],
+  });
+  private readonly indexFallbackSeries = new Map<TokenizedIndexFallback, CounterChild>();
+  private indexState: TokenizedIndexState | undefined;
   /** The circuit state of each endpoint host. */
   private readonly circuits = new Map<string, EndpointCircuitState>();
   private readonly endpointEventSeries = new Map<string, CounterChild>();
@@ -154,6 +163,18 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
       collect() {
         for (const [endpoint, current] of self.circuits) {
           for (const state of ["closed", "open", "half_open"] as const) this.set({ endpoint, state }, state === current ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: "sns_gateway_tokenized_index_state",
+      help: "State of the tokenized index: 1 for its state (idle, building, ready, failed, over_budget)",
+      labelNames: ["state"],
+      registers: [this.registry],
+      collect() {
+        if (self.indexState === undefined) return;
+        for (const state of ["idle", "building", "ready", "failed", "over_budget"] as const) {
+          this.set({ state }, state === self.indexState ? 1 : 0);
         }
       },
     });
@@ -238,6 +259,16 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   rpcEndpointCircuit(endpoint: string, state: EndpointCircuitState): void {
     this.circuits.set(endpoint, state);
+  }
+
+  tokenizedIndexState(state: TokenizedIndexState): void {
+    this.indexState = state;
+  }
+
+  tokenizedIndexFallback(reason: TokenizedIndexFallback): void {
+    let series = this.indexFallbackSeries.get(reason);
+    if (!series) this.indexFallbackSeries.set(reason, (series = this.indexFallbacks.child({ reason })));
+    series.value++;
   }
 
   rpcQueueChanged(delta: number): void {

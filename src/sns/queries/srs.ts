@@ -1,12 +1,12 @@
 import type { Address } from "@solana/kit";
 import { addressToBytes, bytesEqual } from "../bytes.js";
-import type { AccountData, ChainReader } from "../chain.js";
+import type { AccountData, ChainReader, TokenAmountEntry } from "../chain.js";
 import { TOKEN_2022_PROGRAM_ID } from "../constants.js";
 import { deriveSrsMint, deriveSrsRecordKey } from "../derive.js";
 import { SnsError } from "../errors.js";
 import { SrsOwnerType, decodeSrsRecord } from "../layouts/srs-record.js";
 import { unpackToken2022Account, unpackToken2022Mint } from "../layouts/token-2022.js";
-import { type PdaPolicy, checkOwnerAllowed } from "./resolve.js";
+import { type HolderHints, type PdaPolicy, checkOwnerAllowed } from "./resolve.js";
 
 export interface SrsResolveOptions {
   readonly pda: PdaPolicy;
@@ -18,6 +18,19 @@ export interface SrsResolveOptions {
    * until then, when the name answers `DOMAIN_EXPIRED` instead.
    */
   readonly onExpiry?: (expiry: bigint) => void;
+  /**
+   * The token account that last held a token-owned name's mint, by record
+   * key: when there is one, the mint's largest holders and that account are
+   * read with the record, so a name still held there takes one round trip.
+   */
+  readonly hints?: Pick<HolderHints, "get" | "set" | "delete">;
+}
+
+/** Reads started with the record, on a guess that the name is still token-owned and held where it was. */
+interface Prefetched {
+  readonly largest: Promise<readonly TokenAmountEntry[] | null>;
+  readonly guess: Address;
+  readonly account: AccountData | null;
 }
 
 const ownerNotFound = (message: string) => new SnsError("SRS_OWNER_NOT_FOUND", message);
@@ -32,36 +45,55 @@ export const srsExpired = (name: string, expiry: bigint) => new SnsError("DOMAIN
  * The canonical mint is read with the record, in one batch: a token-owned
  * name then takes three sequential round trips (record and mint, the mint's
  * largest holders, the holder's account) where reading each in turn takes
- * four. A plain name pays one more key in a batch it sends anyway.
+ * four, and one once its holder account is known (`hints`). A plain name
+ * pays one more key in a batch it sends anyway.
  */
 export async function resolveSrsName(chain: ChainReader, name: string, options: SrsResolveOptions): Promise<Address> {
   const recordKey = deriveSrsRecordKey(name);
   const mint = deriveSrsMint(recordKey);
-  const [recordAccount, mintAccount] = await chain.getAccounts([recordKey, mint]);
+  const guess = options.hints?.get(recordKey);
+  const largest = guess ? chain.getTokenLargestAccounts(mint) : undefined;
+  largest?.catch(() => undefined); // only awaited if the name is still token-owned
+  const [recordAccount, mintAccount, guessed] = await chain.getAccounts(guess ? [recordKey, mint, guess] : [recordKey, mint]);
   if (!recordAccount) throw new SnsError("DOMAIN_NOT_FOUND", `SRS record of ${name} does not exist`);
   const record = decodeSrsRecord(recordAccount);
   if (record.expiry !== 0n) {
     if (record.expiry <= BigInt(options.nowSeconds())) throw srsExpired(name, record.expiry);
     options.onExpiry?.(record.expiry);
   }
-  if (record.ownerType === SrsOwnerType.PublicKey) return checkOwnerAllowed(chain, record.owner, options.pda);
+  if (record.ownerType === SrsOwnerType.PublicKey) {
+    if (guess) options.hints?.delete(recordKey);
+    return checkOwnerAllowed(chain, record.owner, options.pda);
+  }
   if (!bytesEqual(record.owner, addressToBytes(mint))) {
     throw new SnsError("RECORD_MALFORMED", "SRS record has a noncanonical token mint");
   }
-  return checkOwnerAllowed(chain, await srsTokenHolder(chain, mint, mintAccount ?? null), options.pda);
+  const prefetched = largest && guess ? { largest, guess, account: guessed ?? null } : undefined;
+  const holder = await srsTokenHolder(chain, mint, mintAccount ?? null, prefetched, (account) => {
+    if (account !== guess) options.hints?.set(recordKey, account);
+  });
+  return checkOwnerAllowed(chain, holder, options.pda);
 }
 
 /** The wallet holding the one token of an SRS name's mint, with spl-token 0.4's reading of Token-2022 accounts. */
-async function srsTokenHolder(chain: ChainReader, mint: Address, mintAccount: AccountData | null): Promise<Uint8Array> {
+async function srsTokenHolder(
+  chain: ChainReader,
+  mint: Address,
+  mintAccount: AccountData | null,
+  prefetched: Prefetched | undefined,
+  holderAccountSeen: (account: Address) => void,
+): Promise<Uint8Array> {
   const mintState = mintAccount?.owner === TOKEN_2022_PROGRAM_ID ? unpackToken2022Mint(mintAccount.data) : null;
   if (!mintState?.isInitialized || mintState.decimals !== 0 || mintState.supply !== 1n) {
     throw ownerNotFound("SRS token mint is invalid");
   }
   // null: the node says there is no such mint (-32602), so no holder either.
-  const largest = (await chain.getTokenLargestAccounts(mint)) ?? [];
+  const largest = (await (prefetched?.largest ?? chain.getTokenLargestAccounts(mint))) ?? [];
   const holders = largest.filter((entry) => entry.amount === "1");
   if (holders.length !== 1) throw ownerNotFound("SRS token mint has no unique current holder");
-  const [holderAccount] = await chain.getAccounts([holders[0]!.address]);
+  const address = holders[0]!.address;
+  holderAccountSeen(address);
+  const holderAccount = prefetched?.guess === address ? prefetched.account : (await chain.getAccounts([address]))[0];
   const holder = holderAccount?.owner === TOKEN_2022_PROGRAM_ID ? unpackToken2022Account(holderAccount.data) : null;
   if (!holder?.isInitialized || !bytesEqual(holder.mint, addressToBytes(mint)) || holder.amount !== 1n) {
     throw ownerNotFound("SRS token holder account is invalid");

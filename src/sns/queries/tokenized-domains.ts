@@ -50,13 +50,14 @@ export type TokenizedDomainSource = (chain: ChainReader, wallet: Address) => Pro
  * The active NFT record of a mint, by scanning the tokenizer (the SDK path):
  * the name account when exactly one active record names the mint.
  */
-export async function findActiveRecordOfMint(chain: ChainReader, mint: Address): Promise<Address | null> {
+export async function findActiveRecordOfMint(chain: ChainReader, mint: Address, minContextSlot?: number): Promise<Address | null> {
   const { accounts } = await chain.getProgramAccounts(NAME_TOKENIZER_ID, {
     filters: [
       { dataSize: NFT_RECORD_LEN },
       { memcmp: { offset: 0, bytes: new Uint8Array([NftRecordTag.ActiveRecord]) } },
       { memcmp: { offset: 66, bytes: addressToBytes(mint) } },
     ],
+    ...(minContextSlot !== undefined && { minContextSlot }),
   });
   return accounts.length === 1 ? bytesToAddress(decodeNftRecord(accounts[0]!.account.data).nameAccount) : null;
 }
@@ -64,17 +65,20 @@ export async function findActiveRecordOfMint(chain: ChainReader, mint: Address):
 /** At most this many tokenizer scans of one request run at once. */
 export const SCAN_CONCURRENCY = 8;
 
-/** Tokenized domains of a wallet without an index: one tokenizer scan per mint, a few at a time. */
-export const scanTokenizedDomains: TokenizedDomainSource = async (chain, wallet) => {
-  const { mints } = await findWalletMints(chain, wallet);
+/** Name accounts of the active records of `mints`: one tokenizer scan per mint, a few at a time. */
+export async function scanRecordsOfMints(chain: ChainReader, mints: readonly Address[], minContextSlot?: number): Promise<Address[]> {
   const found: (Address | null)[] = new Array(mints.length).fill(null);
   let next = 0;
   const worker = async () => {
     while (next < mints.length) {
       const i = next++;
-      found[i] = await findActiveRecordOfMint(chain, mints[i]!);
+      found[i] = await findActiveRecordOfMint(chain, mints[i]!, minContextSlot);
     }
   };
   await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, mints.length) }, worker));
   return found.filter((key): key is Address => key !== null);
-};
+}
+
+/** Tokenized domains of a wallet without an index: one tokenizer scan per mint, a few at a time. */
+export const scanTokenizedDomains: TokenizedDomainSource = async (chain, wallet) =>
+  scanRecordsOfMints(chain, (await findWalletMints(chain, wallet)).mints);
