@@ -5,6 +5,7 @@ import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
 import type { RouteBulkheads } from "../service/bulkhead.js";
+import type { Classified } from "./answer/classify.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
 import type { ResolveShortcut } from "./answer/repeat-answer.js";
@@ -47,7 +48,8 @@ export interface AppEnv {
   Variables: {
     /** The RPC endpoint of this request (`rpc` override or RPC_URL); throws when refused. */
     rpc: () => RpcEndpoint;
-    error: unknown;
+    /** The failure this request is answered with (answer/failure.ts), for its log line. */
+    failure: Classified;
     /** Echoed in `X-Request-Id` and in the request's log lines. */
     requestId: string;
     /** Set once the request has chosen its endpoint. */
@@ -60,7 +62,7 @@ export interface AppEnv {
     sharedCacheControl: string;
     /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
-    /** Something put headers on Hono's context with `c.header`: answers are built by Hono, which keeps them. */
+    /** Something put headers on Hono's context (the override rate limiter): answers are built by Hono, which keeps them. */
     contextHeaders: true;
   };
 }

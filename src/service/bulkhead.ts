@@ -1,3 +1,5 @@
+import { OverloadedError } from "../rpc/errors.js";
+
 /**
  * How much of one kind of work may be under way at once, in units the
  * route chooses (records asked for, wallets, requests), and how much may
@@ -7,11 +9,6 @@
  * Bounded memory). Work waits in arrival order; a waiting request holds only
  * its parsed input.
  */
-/** Work refused by a bulkhead: answered 503 `Service overloaded` with `Retry-After`. */
-export class ServiceOverloadedError extends Error {
-  override readonly name = "ServiceOverloadedError";
-}
-
 /**
  * The heavy routes' bulkheads (README, Bounded memory): records asked of
  * `/records-v2`, wallets asked of `/multiple-primary-domains`, and requests
@@ -35,7 +32,7 @@ export const QUEUE_FACTOR = 256;
 
 export function routeBulkheads(sizes: RouteBulkheadSizes): RouteBulkheads {
   const bulkhead = (name: string, maxUnits: number) =>
-    new Bulkhead(name, { maxUnits, maxQueuedUnits: maxUnits * QUEUE_FACTOR }, () => new ServiceOverloadedError(`too many ${name} under way and waiting`));
+    new Bulkhead(name, { maxUnits, maxQueuedUnits: maxUnits * QUEUE_FACTOR }, () => new OverloadedError(`too many ${name} under way and waiting`));
   return {
     records: bulkhead("records", sizes.records),
     wallets: bulkhead("wallets", sizes.wallets),
@@ -63,7 +60,7 @@ export class Bulkhead {
   constructor(
     readonly name: string,
     readonly limits: BulkheadLimits,
-    /** The error refused work fails with (the HTTP layer's 503 `Service overloaded`). */
+    /** The error refused work fails with (OverloadedError: 503 `Service overloaded` with `Retry-After`). */
     private readonly refusal: () => Error,
   ) {}
 

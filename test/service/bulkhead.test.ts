@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Bulkhead, ServiceOverloadedError } from "../../src/service/bulkhead.js";
+import { OverloadedError } from "../../src/rpc/errors.js";
+import { Bulkhead } from "../../src/service/bulkhead.js";
 
-const refusal = () => new ServiceOverloadedError("full");
+const refusal = () => new OverloadedError("full");
 
 /** A task that runs until `release()` is called, recording when it started. */
 function gate(log: string[], name: string) {
@@ -41,7 +42,7 @@ describe("Bulkhead", () => {
     const a = gate(log, "a");
     const running = bulkhead.run(2, a.task);
     const waiting = bulkhead.run(3, async () => "waited");
-    await expect(bulkhead.run(1, async () => "no room")).rejects.toBeInstanceOf(ServiceOverloadedError);
+    await expect(bulkhead.run(1, async () => "no room")).rejects.toBeInstanceOf(OverloadedError);
     a.release();
     expect(await Promise.all([running, waiting])).toEqual(["a", "waited"]);
     await expect(bulkhead.run(1, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");

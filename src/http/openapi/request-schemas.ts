@@ -194,6 +194,8 @@ export const spaceQueryParam = (max: number) =>
     .max(max)
     .openapi({
       type: "integer",
+      // `z.coerce` accepts anything, so the generator would call it optional; a missing value is refused.
+      param: { required: true },
       description: `Bytes of data the name account holds after its header, 0 to ${max}. Read as a JavaScript number (\`1e3\`, \`0x10\` and an empty value, 0, are accepted).`,
       example: 1000,
     });

@@ -24,7 +24,7 @@ export function createSubdomainRoute(): OpenAPIHono<AppEnv> {
         "blockhash are read in one JSON-RPC batch; any RPC failure is `502`. Never cached.",
       params: {},
       query: {
-        owner: pubkeyQueryParam,
+        owner: pubkeyQueryParam.openapi({ description: "Owns and pays for the subdomain; base58, not trimmed." }),
         subdomain: tldLessName([2]).openapi({
           description: "`sub.parent`: two labels, no TLD; trimmed and lowercased.",
           example: "team.plain",
@@ -33,6 +33,7 @@ export function createSubdomainRoute(): OpenAPIHono<AppEnv> {
       },
       firstQueryValues: true,
       rpc: true,
+      cache: "none",
       result: TransactionResult,
       errors: { 400: ["Invalid input"], 404: ["Domain not found"], 422: ["Record is malformed"] },
       examples: CREATE_SUBDOMAIN_EXAMPLES,

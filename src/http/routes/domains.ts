@@ -22,6 +22,7 @@ export function domainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
       params: { owner: pubkeyParam },
       query: {},
       rpc: true,
+      cache: "chain",
       result: z.array(WalletDomain),
       errors: { 400: ["Invalid input"], 422: ["Record is malformed"], 503: ["Service overloaded"] },
       examples: {

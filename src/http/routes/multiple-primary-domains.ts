@@ -20,6 +20,7 @@ export function multiplePrimaryDomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> 
       params: { owners: pubkeysParam },
       query: {},
       rpc: true,
+      cache: "chain",
       result: z.array(z.string().nullable()),
       errors: { 400: ["Invalid input"], 503: ["Service overloaded"] },
       examples: {

@@ -43,6 +43,7 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       params: { domain: domainNameParam, record: recordTypeParam },
       query: {},
       rpc: false,
+      cache: "chain",
       result: PublicKey,
       errors: { 400: ["Invalid input"] },
       examples: {
@@ -75,6 +76,7 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       params: { domain: domainNameParam, record: recordTypeParam },
       query: {},
       rpc: true,
+      cache: "chain",
       result: RecordV2,
       errors: { 400: ["Invalid input"], 404: ["Record not found"], 422: ["Record is malformed"] },
       examples: {
@@ -109,6 +111,7 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       params: { domain: domainNameParam },
       query: { records: recordsQueryParam },
       rpc: true,
+      cache: "chain",
       result: z.array(RecordV2BatchItem),
       errors: { 400: ["Invalid input"], 404: ["Domain not found"], 422: ["Record is malformed"], 503: ["Service overloaded"] },
       examples: {
@@ -149,6 +152,7 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       params: {},
       query: {},
       rpc: false,
+      cache: "chain",
       result: z.record(z.string(), z.string()),
       errors: {},
       examples: { types: { summary: "Always the same", status: 200, body: { s: "ok", result: Record } } },

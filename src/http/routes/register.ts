@@ -27,18 +27,23 @@ export function registerRoute(): OpenAPIHono<AppEnv> {
         "`serialize=true` the answer embeds a blockhash read from the RPC. Never cached.",
       params: {},
       query: {
-        buyer: pubkeyQueryParam,
+        buyer: pubkeyQueryParam.openapi({ description: "Pays, signs and owns the name; base58, not trimmed." }),
         domain: tldLessName([1]).openapi({
           description: "The name to register: one label, no TLD; trimmed and lowercased.",
           example: "example",
         }),
         space: spaceQueryParam(MAX_DOMAIN_SPACE),
         serialize: serializeQueryParam,
-        referrer: pubkeyQueryParam.optional(),
-        mint: pubkeyQueryParam.optional(),
+        referrer: pubkeyQueryParam
+          .openapi({ description: "A referrer of the registrar's table gets its share; any other key is ignored." })
+          .optional(),
+        mint: pubkeyQueryParam
+          .openapi({ description: "The payment mint (default USDC); one of the 11 with a Pyth price feed." })
+          .optional(),
       },
       firstQueryValues: true,
       rpc: true,
+      cache: "none",
       result: TransactionResult,
       errors: { 400: ["Invalid input"] },
       examples: REGISTER_EXAMPLES,

@@ -18,6 +18,7 @@ export function subdomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
       params: { parent: parentNameParam },
       query: {},
       rpc: true,
+      cache: "chain",
       result: z.array(z.string()),
       errors: { 400: ["Invalid input"], 422: ["Record is malformed"], 503: ["Service overloaded"] },
       examples: {
