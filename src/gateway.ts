@@ -145,6 +145,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     telemetry,
     srs: config.solSrsResolution,
     ...(platform.clock && { clock: platform.clock }),
+    yieldTurn: platform.yieldToLoop ?? yieldByTimer,
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.

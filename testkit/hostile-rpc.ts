@@ -54,9 +54,15 @@ async function send(response: ServerResponse, body: readonly Buffer[], end = tru
   for (const chunk of body) {
     if (response.destroyed) return;
     if (!response.write(chunk)) {
+      // Whichever comes first; the other listener goes too, or one per wait would pile up on the response.
       await new Promise<void>((resolve) => {
-        response.once("drain", resolve);
-        response.once("close", resolve);
+        const done = () => {
+          response.off("drain", done);
+          response.off("close", done);
+          resolve();
+        };
+        response.once("drain", done);
+        response.once("close", done);
       });
     }
   }

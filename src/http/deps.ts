@@ -12,6 +12,18 @@ import type { ResolveShortcut } from "./answer/repeat-answer.js";
 import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
 import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
 
+/** What a bulk request asked for and got, for its log line (see README, "Request log"). */
+export interface BulkTally {
+  /** Names in the request, repeats included. */
+  readonly names: number;
+  /** Names resolved: valid, and each spelling of a name once. */
+  readonly distinct: number;
+  /** Items by status. */
+  readonly items: Readonly<Record<string, number>>;
+  /** JSON-RPC calls the request paid for (its budget's count; reads shared with other requests count for each). */
+  readonly jsonRpcCalls: number;
+}
+
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
   /** Concurrency limits of the heavy routes (service/bulkhead.ts). */
@@ -56,12 +68,20 @@ export interface AppEnv {
     rpcUsage: RpcUsage;
     /** What the request may still cause at its endpoint; set once it has chosen one (request-budget.ts). */
     rpcBudget: RequestBudget;
+    /**
+     * Set by a route before it asks for its endpoint when one request does
+     * the work of several (the bulk routes: one per 100 names): its budget
+     * allows that many times the endpoint's JSON-RPC calls.
+     */
+    budgetCallsScale: number;
     /** The client's allowance of RPC calls, for requests naming an override (frame/override-rate-limit.ts). */
     costAllowance: CostAllowance;
     /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */
     sharedCacheControl: string;
     /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
+    /** Set by the bulk routes: what the request's log line reports of its names. */
+    bulk: BulkTally;
     /** Something put headers on Hono's context (the override rate limiter): answers are built by Hono, which keeps them. */
     contextHeaders: true;
   };
