@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
+import { type RouteAnswers, answersLookup } from "./http/answer/route-answers.js";
 import { ResolveShortcut } from "./http/answer/repeat-answer.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
@@ -9,6 +10,7 @@ import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoin
 import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
+import { routeBulkheads } from "./service/bulkhead.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
 import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
@@ -73,6 +75,8 @@ export interface Gateway {
   readonly app: ReturnType<typeof createApp>;
   /** Answers repeated `/resolve` requests from the resolve cache before the app (with a cache and `Platform.requestKey`). */
   readonly resolveShortcut?: ResolveShortcut;
+  /** What the GET route answering a path declares about its answers (caching), for decisions made before the app. */
+  readonly answersFor: (path: string) => RouteAnswers;
   readonly logger: Logger;
   /** Releases RPC connections; call after the HTTP server has drained. */
   dispose(): Promise<void>;
@@ -141,6 +145,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     telemetry,
     srs: config.solSrsResolution,
     ...(platform.clock && { clock: platform.clock }),
+    yieldTurn: platform.yieldToLoop ?? yieldByTimer,
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.
@@ -161,8 +166,9 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
           ...(telemetry && { telemetry }),
         })
       : undefined;
+  // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
   const resolveShortcut =
-    shared && config.resolveCacheTtlMs > 0 && platform.requestKey
+    shared && trusted && config.resolveCacheTtlMs > 0 && platform.requestKey
       ? new ResolveShortcut({ resolver, endpoints: shared, logger: platform.logger, telemetry, keyOf: platform.requestKey })
       : undefined;
   const app = createApp({
@@ -175,6 +181,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
+    bulkheads: routeBulkheads(config.bulkheads),
     yieldToLoop: platform.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
@@ -182,7 +189,12 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     docsAssets: platform.docsAssets,
     ...(resolveShortcut && { resolveShortcut }),
   });
-  return { app, ...(resolveShortcut && { resolveShortcut }), logger: platform.logger, dispose: () => {
+  return {
+    app,
+    ...(resolveShortcut && { resolveShortcut }),
+    answersFor: answersLookup(app.routes),
+    logger: platform.logger,
+    dispose: () => {
       index?.dispose();
       return shared?.close() ?? Promise.resolve();
     },

@@ -23,6 +23,8 @@ export const HOSTILE_SHAPES = {
   oversized: () => chunks(`{"jsonrpc":"2.0","id":1,"result":"`, "A", 50 << 20, `"}`),
   /** A few bytes, then one more every 200 ms, never finishing. */
   "slow-drip": () => "drip" as const,
+  /** 2.75 MiB of a plausible answer, then nothing more until the client gives up: answer memory held. */
+  "held-2.75mb": () => ({ held: chunks(`{"jsonrpc":"2.0","id":1,"result":"`, "A", 2.75 * 2 ** 20, "") }),
   /** Valid JSON-RPC, wrong result shape. */
   "wrong-shape": () => [Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"value":"nope"}}`)],
 } as const;
@@ -47,18 +49,24 @@ export interface HostileRpc {
   close(): Promise<void>;
 }
 
-async function send(response: ServerResponse, body: readonly Buffer[]): Promise<void> {
+async function send(response: ServerResponse, body: readonly Buffer[], end = true): Promise<void> {
   response.writeHead(200, { "content-type": "application/json" });
   for (const chunk of body) {
     if (response.destroyed) return;
     if (!response.write(chunk)) {
+      // Whichever comes first; the other listener goes too, or one per wait would pile up on the response.
       await new Promise<void>((resolve) => {
-        response.once("drain", resolve);
-        response.once("close", resolve);
+        const done = () => {
+          response.off("drain", done);
+          response.off("close", done);
+          resolve();
+        };
+        response.once("drain", done);
+        response.once("close", done);
       });
     }
   }
-  response.end();
+  if (end) response.end();
 }
 
 function drip(response: ServerResponse): void {
@@ -69,7 +77,7 @@ function drip(response: ServerResponse): void {
 }
 
 export async function startHostileRpc(): Promise<HostileRpc> {
-  const bodies = new Map<string, readonly Buffer[] | "drip">();
+  const bodies = new Map<string, readonly Buffer[] | "drip" | { readonly held: readonly Buffer[] }>();
   const received = new Map<string, number>();
   const server: Server = createServer((request, response) => {
     request.resume();
@@ -83,6 +91,7 @@ export async function startHostileRpc(): Promise<HostileRpc> {
     let body = bodies.get(shape);
     if (!body) bodies.set(shape, (body = make()));
     if (body === "drip") drip(response);
+    else if ("held" in body) void send(response, body.held, false);
     else void send(response, body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -15,6 +15,17 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
 const packageRequire = createRequire(workerData.packageJson);
+// The SDK's bigint-buffer (under @solana/buffer-layout-utils) runs its pure-JS code, as its install script
+// (a native build) is denied in package.json's allowScripts. Loaded first, without its notice about that.
+{
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    createRequire(packageRequire.resolve("@solana/buffer-layout-utils"))("bigint-buffer");
+  } finally {
+    console.warn = warn;
+  }
+}
 const web3 = packageRequire("@solana/web3.js");
 const sdkEntry = path.join(path.dirname(packageRequire.resolve("@bonfida/spl-name-service")), "..", "esm", "index.mjs");
 const connections = new Map();

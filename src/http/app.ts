@@ -3,8 +3,9 @@ import type { Context, ErrorHandler, Hono } from "hono";
 import { cachePolicy } from "./answer/cache-policy.js";
 import type { AppDeps, AppEnv } from "./deps.js";
 import { fail } from "./answer/envelope.js";
-import { errorAnswer } from "./answer/classify.js";
+import { answerFailure } from "./answer/failure.js";
 import { methodNotAllowedAnswer, methodNotAllowedOn } from "./answer/method-not-allowed.js";
+import { UNMATCHED_ANSWERS, answersOf, declareAnswers } from "./answer/route-answers.js";
 import { overrideRateLimit } from "./frame/override-rate-limit.js";
 import { buildDocument } from "./openapi/document.js";
 import { type Answerer, type RequestFrame, requestFrame } from "./frame/frame.js";
@@ -12,24 +13,14 @@ import { routePatternOf } from "./answer/request-log.js";
 import { apiReferenceRoutes } from "./routes/api-reference.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { NO_TELEMETRY, UNMATCHED_ROUTE } from "../telemetry.js";
-import { SnsError } from "../sns/errors.js";
 import { ROUTES } from "./routes/index.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   // OpenAPIHono: the routes mounted below bring their OpenAPI descriptions with them.
   const app = new OpenAPIHono<AppEnv>();
 
-  const answerError: ErrorHandler<AppEnv> = (error, c) => {
-    c.set("error", error);
-    const answer = errorAnswer(error, c.req.path);
-    // A 500 that is a chain-state answer (SnsError: a tokenized domain with no
-    // holder, a PDA owner) is already in the request line with its code; the
-    // full warn line, stack and all, is for failures of the gateway or its RPC.
-    if (answer.status >= 500 && !(error instanceof SnsError)) {
-      deps.logger.warn({ reqId: c.get("requestId"), route: routePatternOf(c), err: error }, "request failed");
-    }
-    return fail(c, answer.status, answer.message);
-  };
+  // Failures of the frame itself (a route's are answered inside it): nothing route-specific is known.
+  const answerError: ErrorHandler<AppEnv> = (error, c) => answerFailure(deps.logger, c, error, routePatternOf(c), UNMATCHED_ANSWERS);
 
   // Around every answer (request id, cache policy, endpoint, rate limit, CORS, log, metrics).
   const frame = requestFrame({
@@ -45,7 +36,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ...(deps.overrideRateLimit > 0
       ? { overrideLimit: overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader, deps.peerAddress) }
       : {}),
-    onError: answerError,
   });
 
   if (deps.metrics) mountFramed(app, metricsRoute(deps.metrics), frame);
@@ -54,8 +44,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mountFramed(app, apiReferenceRoutes(deps, () => (document ??= buildDocument(app))), frame);
 
   const methodNotAllowed = methodNotAllowedOn(app.routes);
-  const notFound = (c: Context<AppEnv>) => (methodNotAllowed(c) ? methodNotAllowedAnswer(c) : fail(c, 404, "Not found"));
-  const unmatched = frame(UNMATCHED_ROUTE);
+  const notFound = (c: Context<AppEnv>) => {
+    const allow = methodNotAllowed(c);
+    return allow ? methodNotAllowedAnswer(c, allow) : fail(c, 404, "Not found");
+  };
+  const unmatched = frame(UNMATCHED_ROUTE, UNMATCHED_ANSWERS);
   app.notFound((c) => unmatched(c, notFound, noNext));
   // Failures of the frame itself; a route's are answered inside it.
   app.onError(answerError);
@@ -71,14 +64,18 @@ const noNext = async (): Promise<void> => {};
  * inside the request frame. The frame wraps the handlers rather than being
  * middleware: a request that matches one handler then skips Hono's compose.
  * Each handler's frame knows its route pattern (the same at the root) for
- * the metrics, the log line and the cache policy: no route pattern overlaps
- * another, so it is the one Hono matched.
+ * the metrics and the log line, and what the route declared about its
+ * answers (caching, wording): no route pattern overlaps another, so it is
+ * the one Hono matched. A handler registered without a declaration answers
+ * as `none` (never kept); test/http/architecture.test.ts fails on one.
  */
 function mountFramed(app: OpenAPIHono<AppEnv>, routes: OpenAPIHono<AppEnv>, frame: RequestFrame): void {
   for (const route of routes.routes) {
     const handler = route.handler as Answerer;
-    const framed = frame(route.method === "ALL" ? UNMATCHED_ROUTE : route.path);
-    route.handler = (c, next) => framed(c, handler, next);
+    const declared = answersOf(handler);
+    const framed = frame(route.method === "ALL" ? UNMATCHED_ROUTE : route.path, declared ?? UNMATCHED_ANSWERS);
+    const wrapped: Answerer = (c, next) => framed(c, handler, next);
+    route.handler = declared ? declareAnswers(wrapped, declared) : wrapped;
   }
   app.route("/", routes);
 }

@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/chain.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
-import { RpcError } from "./errors.js";
+import { OverloadedError, RpcError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { type RequestBudget, addPayer } from "./request-budget.js";
 import { parseMultipleAccounts } from "./results.js";
@@ -109,7 +109,7 @@ export class AccountLoader {
       return existing;
     }
     if (this.queue.length >= this.options.maxQueuedKeys) {
-      return Promise.reject(new RpcError("network", "too many account reads queued for this RPC endpoint"));
+      return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     const promise = new Promise<AccountData | null>((resolve, reject) => {
       this.queue.push({ key, budget, resolve, reject });
@@ -130,7 +130,7 @@ export class AccountLoader {
       return Promise.resolve({ ok: false, error: error as Error });
     }
     if (this.calls.length >= this.options.maxQueuedKeys) {
-      return Promise.resolve({ ok: false, error: new RpcError("network", "too many calls queued for this RPC endpoint") });
+      return Promise.resolve({ ok: false, error: new OverloadedError("too many calls queued for this RPC endpoint") });
     }
     const outcome = new Promise<RpcOutcome>((settle) => this.calls.push({ call, budget, settle }));
     this.telemetry.rpcQueueChanged(1);

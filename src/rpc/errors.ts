@@ -1,7 +1,7 @@
 /**
  * Every way an RPC exchange can fail, as typed values. The HTTP layer maps
- * all of them except a refused endpoint to 502; the original cause is kept
- * for logs only.
+ * all of them to 502 (src/http/answer/classify.ts); the original cause is
+ * kept for logs only.
  */
 export type RpcFailureKind =
   | "jsonrpc" // the node answered with a JSON-RPC error object
@@ -10,7 +10,6 @@ export type RpcFailureKind =
   | "network" // refused, reset, DNS failure, TLS failure
   | "timeout" // no complete answer within the deadline
   | "too-large" // answer over its size or structure limits
-  | "overloaded" // answers in flight already fill the memory budget: refused at once, not queued
   | "budget"; // the requests it was for reached a bound of their budget (request-budget.ts): not sent, or cut
 
 export class RpcError extends Error {
@@ -80,6 +79,17 @@ export class JsonRpcError extends RpcError {
     super("jsonrpc", `JSON-RPC error ${code}: ${quote(message ?? "")}`);
     this.data = data === undefined ? undefined : quote(data);
   }
+}
+
+/**
+ * The gateway has no room for this work now: answers in flight already fill
+ * their memory budget, or a queue is at its bound. Refused at once instead of
+ * queued; nothing is known to be wrong with the RPC endpoint, so it is not an
+ * RpcError (no failover, no endpoint fault). Answered 503 `Service
+ * overloaded` with `Retry-After` (src/http/answer/classify.ts).
+ */
+export class OverloadedError extends Error {
+  override readonly name = "OverloadedError";
 }
 
 /** The `rpc` override points somewhere the policy forbids; nothing was sent. */

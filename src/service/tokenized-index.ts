@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { Logger } from "../logger.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
-import { HttpStatusError, RpcError } from "../rpc/errors.js";
+import { HttpStatusError, OverloadedError, RpcError } from "../rpc/errors.js";
 import { addressToBytes, bytesToAddress } from "../sns/bytes.js";
 import type { ChainReader } from "../sns/chain.js";
 import { NAME_TOKENIZER_ID, NFT_RECORD_LEN } from "../sns/constants.js";
@@ -40,7 +40,7 @@ const MAX_RETRY_MS = 5 * 60_000;
  */
 function partitionsMayFit(error: unknown): boolean {
   if (error instanceof HttpStatusError) return error.status === 413;
-  return error instanceof RpcError && (error.kind === "too-large" || error.kind === "overloaded" || error.kind === "timeout");
+  return error instanceof OverloadedError || (error instanceof RpcError && (error.kind === "too-large" || error.kind === "timeout"));
 }
 
 /** Why the index must be rebuilt from a full scan rather than caught up. */

@@ -123,3 +123,29 @@ describe.skipIf(onWorkerd)("repeated /resolve requests answered before the app",
     expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toMatchObject({ status: 200 });
   });
 });
+
+describe.skipIf(onWorkerd)("repeated /resolve requests with the cache on and no RPC_URL", () => {
+  let gateway: RunningGateway;
+  const log = captureLog();
+
+  beforeAll(async () => {
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", RESOLVE_CACHE_TTL_MS: "60000" });
+    gateway = await startGateway(config, log.logger);
+  });
+  afterAll(() => gateway.close());
+
+  it("are answered by the app alone, each with one request line and one warning, never one more", async () => {
+    for (let i = 0; i < 3; i++) {
+      const answer = await request(gateway.url, "/resolve/plain.sns");
+      expect(answer.status).toBe(500);
+      expect(answer.body).toEqual({ s: "error", result: "Internal error" });
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gateway.gateway.resolveShortcut).toBeUndefined();
+    const lines = log.lines();
+    expect(lines.filter((line) => line.msg === "request")).toHaveLength(3);
+    expect(lines.filter((line) => line.msg === "request").map((line) => line.error)).toEqual(Array(3).fill("RpcNotConfiguredError"));
+    const warnings = lines.filter((line) => line.level === 40);
+    expect(warnings.map((line) => line.msg)).toEqual(Array(3).fill("request failed"));
+  });
+});

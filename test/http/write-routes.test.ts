@@ -341,6 +341,38 @@ describe("what is read", () => {
   });
 });
 
+describe("transaction size", () => {
+  /** web3.js's verdict on the serialized form of the route's list: the bytes, or its refusal. */
+  const web3Verdict = (list: InstructionJson[], payer: string, blockhash: string) => {
+    try {
+      return web3Serialize(payer, list, blockhash).toString("base64");
+    } catch (thrown) {
+      return (thrown as Error).message.startsWith("Transaction too large") ? "too large" : `threw ${(thrown as Error).message}`;
+    }
+  };
+
+  it("a name too long for one transaction: the list as upstream, the serialized form 400 (upstream: 500)", async () => {
+    stack.localnet.setFault({ ...vectorBlockhash, times: undefined });
+    try {
+      const verdicts = new Map<string, number[]>();
+      // The registration's wire size grows by one byte a label byte: the limit falls in this range.
+      for (let length = 560; length <= 720; length += 1) {
+        const query = `buyer=${OWNER}&domain=${"a".repeat(length)}&space=0`;
+        const list = listOf(await register(query));
+        const expected = web3Verdict(list, OWNER, VECTOR_BLOCKHASH);
+        const answer = await register(`${query}&serialize=true`);
+        if (expected === "too large") expect(outcome(answer), `length ${length}`).toEqual(invalid);
+        else expect(outcome(answer), `length ${length}`).toEqual({ status: 200, body: ok(expected) });
+        const key = expected === "too large" ? "too large" : "fits";
+        verdicts.set(key, [...(verdicts.get(key) ?? []), length]);
+      }
+      expect([...verdicts.keys()].sort()).toEqual(["fits", "too large"]);
+    } finally {
+      stack.localnet.setFault(null);
+    }
+  });
+});
+
 describe("chain state", () => {
   /** Signature slots, checked against the message header's count of required signatures. */
   const signersOf = (bytes: Buffer) => {

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
+import { OverloadedError, RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
 import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/rpc/transport/undici.js";
 import { createTransport } from "../../src/rpc/transport/contract.js";
 import { fetchPost } from "../../src/rpc/transport/fetch.js";
@@ -59,7 +59,7 @@ describe("public-only connections", () => {
     const budget = new ByteBudget(4096);
     const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1 << 20, budget });
     const failure = await transport.post("{}").catch((error: unknown) => error);
-    expect((failure as RpcError).kind).toBe("overloaded");
+    expect(failure).toBeInstanceOf(OverloadedError);
     expect(budget.inUse).toBe(0);
     const roomy = createHttpTransport(localnet.url, {
       dispatcher,

@@ -1,7 +1,20 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { NO_STORE, cacheControlFor } from "./cache-control.js";
+import { boundedPolicy, cacheControlFor } from "./cache-control.js";
 import type { AppEnv } from "../deps.js";
+import type { Classified } from "./classify.js";
+
+/** What an answer carries besides its body: headers of its own (a route's, Retry-After). */
+export interface AnswerOptions {
+  /** Extra headers, names in lower case; the envelope's own (CORS, Cache-Control, request id) are set by the pipeline. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * How long a success stays true (an answer read from an expiring SRS
+   * record): shared caches keep it no longer (cache-control.ts,
+   * `boundedPolicy`). Absent: as the route's cache class allows.
+   */
+  readonly lifetimeMs?: number;
+}
 
 /**
  * Every body this service writes: `{ s: "ok", result }` or `{ s: "error", result: message }`.
@@ -9,11 +22,21 @@ import type { AppEnv } from "../deps.js";
  * envelope's fixed text, the bytes JSON.stringify of the object would give,
  * without the object.
  */
-export const ok = (c: Context<AppEnv>, result: unknown, status: ContentfulStatusCode = 200): Response =>
-  envelopeAnswer(c, status, typeof result === "string" ? okText(result) : JSON.stringify({ s: "ok", result }));
+export function ok(c: Context<AppEnv>, result: unknown, options?: AnswerOptions): Response {
+  const lifetimeMs = options?.lifetimeMs;
+  if (lifetimeMs !== undefined && lifetimeMs !== Infinity) {
+    const shared = c.get("sharedCacheControl");
+    if (shared !== undefined) c.set("sharedCacheControl", boundedPolicy(shared, lifetimeMs));
+  }
+  return envelopeAnswer(c, 200, okBody(result), options?.headers);
+}
 
-export const fail = (c: Context<AppEnv>, status: ContentfulStatusCode, message: string): Response =>
-  envelopeAnswer(c, status, errorText(message));
+export const fail = (c: Context<AppEnv>, status: ContentfulStatusCode, message: string, options?: AnswerOptions): Response =>
+  envelopeAnswer(c, status, errorText(message), options?.headers);
+
+/** The body of a success. */
+export const okBody = (result: unknown): string =>
+  typeof result === "string" ? okText(result) : JSON.stringify({ s: "ok", result });
 
 /** The body of a success whose result is a string. */
 export const okText = (result: string): string => `{"s":"ok","result":${JSON.stringify(result)}}`;
@@ -21,34 +44,37 @@ export const okText = (result: string): string => `{"s":"ok","result":${JSON.str
 /** The body of a failure. */
 export const errorText = (message: string): string => `{"s":"error","result":${JSON.stringify(message)}}`;
 
+/** The headers a classified failure adds to its envelope (Retry-After of an overload, Connection of a refused body). */
+export function failureHeaders(failure: Classified): Readonly<Record<string, string>> | undefined {
+  if (failure.retryAfterSeconds === undefined && failure.closesConnection === undefined) return undefined;
+  return {
+    ...(failure.closesConnection && { connection: "close" }),
+    ...(failure.retryAfterSeconds !== undefined && { "retry-after": String(failure.retryAfterSeconds) }),
+  };
+}
+
 /**
  * The headers of an envelope answer (see `envelopeAnswer`): the keys and
  * order @hono/node-server writes, so that answers given before the app
- * (repeat-answer.ts) carry the same bytes.
+ * (repeat-answer.ts) carry the same bytes. `extra` headers join them where
+ * a `Headers` copy would list them (sorted by name).
  */
-export const envelopeHeaders = (cacheControl: string, requestId: string): Record<string, string> => ({
-  "access-control-allow-origin": "*",
-  "cache-control": cacheControl,
-  "content-type": "application/json",
-  "x-request-id": requestId,
-});
-
-/**
- * Puts a header on Hono's context for the answer to come. Use it rather than
- * `c.header` before an envelope answer: it marks the context, so the answer
- * is built by Hono, which keeps the header (see `envelopeAnswer`).
- */
-export function setContextHeader(c: Context<AppEnv>, name: string, value: string): void {
-  c.set("contextHeaders", true);
-  c.header(name, value);
+export function envelopeHeaders(
+  cacheControl: string,
+  requestId: string,
+  extra?: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    "access-control-allow-origin": "*",
+    "cache-control": cacheControl,
+    "content-type": "application/json",
+    "x-request-id": requestId,
+  };
+  if (extra === undefined) return headers;
+  const sorted: Record<string, string> = {};
+  for (const name of [...Object.keys(headers), ...Object.keys(extra)].sort()) sorted[name] = extra[name] ?? headers[name]!;
+  return sorted;
 }
-
-/** Headers of an error answer written outside the app (adapter and parser failures). */
-export const ENVELOPE_HEADERS = {
-  "Content-Type": "application/json",
-  "Access-Control-Allow-Origin": "*",
-  "Cache-Control": NO_STORE,
-} as const;
 
 /**
  * An envelope answer carries all of its headers in one plain record, built
@@ -65,13 +91,19 @@ export const ENVELOPE_HEADERS = {
  * (`c.header` was called, the 405 that replaces a 404) or a middleware did
  * not decide its part.
  */
-function envelopeAnswer(c: Context<AppEnv>, status: ContentfulStatusCode, body: string): Response {
+function envelopeAnswer(
+  c: Context<AppEnv>,
+  status: ContentfulStatusCode,
+  body: string,
+  extra: Readonly<Record<string, string>> | undefined,
+): Response {
   const requestId = c.get("requestId");
   const sharedCacheControl = c.get("sharedCacheControl");
   if (c.finalized || c.get("contextHeaders") || requestId === undefined || sharedCacheControl === undefined) {
-    return c.body(body, status, { "Content-Type": "application/json" });
+    return c.body(body, status, { "Content-Type": "application/json", ...extra });
   }
-  const answer = new Response(body, { status, headers: envelopeHeaders(cacheControlFor(sharedCacheControl, status), requestId) });
+  const headers = envelopeHeaders(cacheControlFor(sharedCacheControl, status), requestId, extra);
+  const answer = new Response(body, { status, headers });
   c.set("envelopeAnswer", answer);
   return answer;
 }

@@ -1,21 +1,28 @@
 import type { Context } from "hono";
+import { matchedRoutes } from "hono/route";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "../../logger.js";
 import type { EndpointSelector } from "../../rpc/endpoints.js";
 import type { Outcome, Resolver } from "../../service/resolver.js";
 import type { FullDomain } from "../../sns/domain.js";
 import { NO_TELEMETRY, type Telemetry } from "../../telemetry.js";
-import { cacheControlFor } from "./cache-control.js";
 import type { AppEnv } from "../deps.js";
-import { envelopeHeaders, errorText, okText } from "./envelope.js";
-import { errorAnswer } from "./classify.js";
-import { requestIdFor, routePatternOf, writeRequestLine } from "./request-log.js";
+import { requestIdFor } from "../frame/request-id.js";
+import { cacheControlFor } from "./cache-control.js";
+import type { Classified } from "./classify.js";
+import { envelopeHeaders, okText } from "./envelope.js";
+import { renderFailure } from "./failure.js";
+import { type AnswerSinks, recordAnswer } from "./finish.js";
+import { routePatternOf } from "./request-log.js";
+import { UNMATCHED_ANSWERS, type RouteAnswers, answersOf } from "./route-answers.js";
 
 /** What the resolve route learned of a request, for its repeats. */
 interface KnownRequest {
   readonly domain: FullDomain;
   /** The route pattern, for the metrics and the log line. */
   readonly route: string;
+  /** What the route declares about its answers (its wording of failures). */
+  readonly answers: RouteAnswers;
   /** The Cache-Control a success earns (cache-policy.ts). */
   readonly policy: string;
   /** The last outcome answered, rendered: repeats mostly answer the same cache entry. */
@@ -28,8 +35,10 @@ interface RenderedOutcome {
   readonly body: string;
   readonly length: number;
   readonly cacheControl: string;
-  /** The error a failure is logged with. */
-  readonly failure: unknown;
+  /** Headers a failure adds (Retry-After). */
+  readonly extra: Readonly<Record<string, string>> | undefined;
+  /** The failure the request's log line names. */
+  readonly failure: Classified | undefined;
 }
 
 export interface ShortcutAnswer {
@@ -74,17 +83,19 @@ const KNOWN_BOUND: LRUCache.Options<string, KnownRequest, unknown> = {
  */
 export class ResolveShortcut {
   private readonly known = new LRUCache<string, KnownRequest>(KNOWN_BOUND);
-  private readonly telemetry: Telemetry;
+  private readonly sinks: AnswerSinks;
 
   constructor(private readonly options: ResolveShortcutOptions) {
-    this.telemetry = options.telemetry ?? NO_TELEMETRY;
+    this.sinks = { logger: options.logger, telemetry: options.telemetry ?? NO_TELEMETRY };
   }
 
   /** Remembers a request whose path the resolve route validated as `domain`. */
   learn(c: Context<AppEnv>, domain: FullDomain): void {
     const key = this.options.keyOf(c);
     if (key === undefined || this.known.has(key)) return;
-    this.known.set(key, { domain, route: routePatternOf(c), policy: c.get("sharedCacheControl") });
+    const route = routePatternOf(c);
+    const answers = answersOf(matchedHandler(c)) ?? UNMATCHED_ANSWERS;
+    this.known.set(key, { domain, route, answers, policy: c.get("sharedCacheControl") });
   }
 
   /**
@@ -98,27 +109,40 @@ export class ResolveShortcut {
     if (!known) return undefined;
     const outcome = this.options.resolver.cachedOutcome(this.options.endpoints.select(undefined), known.domain);
     if (!outcome) return undefined;
-    this.telemetry.httpRequestStarted();
+    this.sinks.telemetry.httpRequestStarted();
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
-    const headers: Record<string, string | number> = envelopeHeaders(rendered.cacheControl, requestId);
+    const headers: Record<string, string | number> = envelopeHeaders(rendered.cacheControl, requestId, rendered.extra);
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
-    this.telemetry.httpRequestFinished(known.route, "GET", rendered.status, seconds);
-    writeRequestLine(this.options.logger, requestId, "GET", known.route, rendered.status, seconds, undefined, false, rendered.failure);
+    recordAnswer(this.sinks, requestId, "GET", known.route, rendered.status, seconds, undefined, false, rendered.failure);
     return { status: rendered.status, headers, body: rendered.body };
   }
 }
 
-/** An outcome as the app answers it: the envelope, and the error table for failures. */
+/** An outcome as the app answers it, by the pipeline's own rendering: the envelope, and answer/failure.ts for failures. */
 function render(outcome: Outcome, known: KnownRequest): RenderedOutcome {
-  if (outcome.ok) return rendered(outcome, known, 200, okText(outcome.key), undefined);
-  const { status, message } = errorAnswer(outcome.error, known.route);
-  return rendered(outcome, known, status, errorText(message), outcome.error);
+  if (outcome.ok) return rendered(outcome, known, 200, okText(outcome.key), undefined, undefined);
+  const { failure, body, headers } = renderFailure(outcome.error, known.answers);
+  return rendered(outcome, known, failure.status, body, headers, failure);
 }
 
-function rendered(outcome: Outcome, known: KnownRequest, status: number, body: string, failure: unknown): RenderedOutcome {
-  return { outcome, status, body, length: UTF8.encode(body).length, cacheControl: cacheControlFor(known.policy, status), failure };
+function rendered(
+  outcome: Outcome,
+  known: KnownRequest,
+  status: number,
+  body: string,
+  extra: Readonly<Record<string, string>> | undefined,
+  failure: Classified | undefined,
+): RenderedOutcome {
+  const cacheControl = cacheControlFor(known.policy, status);
+  return { outcome, status, body, length: UTF8.encode(body).length, cacheControl, extra, failure };
+}
+
+/** The handler Hono matched for this request (the last one: middleware aside, routes do not overlap). */
+function matchedHandler(c: Context<AppEnv>): object {
+  const matched = matchedRoutes(c);
+  return matched[matched.length - 1]!.handler;
 }
 
 const UTF8 = new TextEncoder();

@@ -2,16 +2,9 @@ import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { UNMATCHED_ROUTE } from "../../telemetry.js";
 import type { Logger, RequestLine } from "../../logger.js";
-import type { AppEnv } from "../deps.js";
-import { errorCode } from "./classify.js";
+import type { AppEnv, BulkTally } from "../deps.js";
+import type { Classified } from "./classify.js";
 import type { RpcUsage } from "../frame/rpc-usage.js";
-
-/** An incoming id is kept when it is a plain token: printable ASCII, no spaces, bounded. */
-const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
-
-export function requestIdFor(given: string | undefined): string {
-  return given !== undefined && SANE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
-}
 
 /**
  * The route pattern a request matched (`/resolve/:domain`), from Hono's
@@ -29,22 +22,11 @@ export function routePatternOf(c: Context<AppEnv>): string {
 }
 
 /**
- * Writes the one log line of an answered request. The line never holds the
- * path's query string or the `rpc` parameter: an override URL may carry an
- * API key, so only whether one was given (`rpcGiven`) is written.
+ * Writes the one log line of an answered request (see recordAnswer). The
+ * line never holds the path's query string or the `rpc` parameter: an
+ * override URL may carry an API key, so only whether one was given
+ * (`rpcGiven`) is written.
  */
-export function logAnswer(
-  logger: Logger,
-  c: Context<AppEnv>,
-  route: string,
-  status: number,
-  seconds: number,
-  rpcGiven: boolean,
-): void {
-  writeRequestLine(logger, c.get("requestId"), c.req.method, route, status, seconds, c.get("rpcUsage"), rpcGiven, c.get("error"));
-}
-
-/** The request line of `logAnswer`, from its parts: for answers given before any route runs (repeat-answer.ts). */
 export function writeRequestLine(
   logger: Logger,
   reqId: string,
@@ -54,7 +36,8 @@ export function writeRequestLine(
   seconds: number,
   usage: RpcUsage | undefined,
   rpcGiven: boolean,
-  failure: unknown,
+  failure: Classified | undefined,
+  bulk?: BulkTally,
 ): void {
   const line: RequestLine = {
     reqId,
@@ -66,7 +49,13 @@ export function writeRequestLine(
     rpcAccounts: usage?.accounts ?? 0,
     rpcOverride: rpcGiven,
   };
-  if (failure !== undefined) line.error = errorCode(failure);
+  if (failure !== undefined) line.error = failure.code;
+  if (bulk) {
+    line.names = bulk.names;
+    line.distinctNames = bulk.distinct;
+    line.items = bulk.items;
+    line.jsonRpcCalls = bulk.jsonRpcCalls;
+  }
   if (logger.request) logger.request(line);
   else logger.info(line, "request");
 }

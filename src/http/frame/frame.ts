@@ -1,13 +1,16 @@
 import type { Context, Next } from "hono";
 import type { Logger } from "../../logger.js";
 import type { EndpointSelector } from "../../rpc/endpoints.js";
-import { type Telemetry, UNMATCHED_ROUTE, httpMethodLabel } from "../../telemetry.js";
-import { NO_STORE, cacheControlFor } from "../answer/cache-control.js";
-import { preflightAnswer } from "./preflight.js";
+import type { Telemetry } from "../../telemetry.js";
+import { NO_STORE } from "../answer/cache-control.js";
+import type { CacheClass } from "../answer/cache-policy.js";
+import { answerFailure } from "../answer/failure.js";
+import { type AnswerSinks, finishAnswer } from "../answer/finish.js";
+import type { RouteAnswers } from "../answer/route-answers.js";
 import type { AppEnv } from "../deps.js";
-import { hasAllHeaders } from "../answer/envelope.js";
-import { logAnswer, requestIdFor } from "../answer/request-log.js";
 import { namesOverride, offerEndpoint } from "./endpoint.js";
+import { preflightAnswer } from "./preflight.js";
+import { requestIdFor } from "./request-id.js";
 import type { YieldToLoop } from "./rpc-usage.js";
 import { RpcBudgetError } from "../../rpc/request-budget.js";
 
@@ -19,25 +22,24 @@ export type RouteFrame = (c: Context<AppEnv>, answer: Answerer, next: Next) => R
 
 /**
  * The frame of one route, by the pattern its handlers were registered under
- * (routes do not overlap, so it is the one Hono matched), or UNMATCHED_ROUTE
- * for the 404/405 frame.
+ * (routes do not overlap, so it is the one Hono matched) and what the route
+ * declares about its answers, or UNMATCHED_ROUTE and UNMATCHED_ANSWERS for
+ * the 404/405 frame.
  */
-export type RequestFrame = (route: string) => RouteFrame;
+export type RequestFrame = (route: string, answers: RouteAnswers) => RouteFrame;
 
 export interface RequestFrameOptions {
   readonly logger: Logger;
   readonly telemetry: Telemetry;
   /** A request header by its lower-case name (AppDeps.requestHeader). */
   requestHeader(c: Context, name: string): string | undefined;
-  /** The Cache-Control a success on a path earns (answer/cache-policy.ts). */
-  cachePolicyOf(path: string): string;
+  /** The Cache-Control a success on a route of a cache class earns (answer/cache-policy.ts). */
+  cachePolicyOf(cache: CacheClass): string;
   readonly endpoints: EndpointSelector;
   /** Counts what requests naming an `rpc` override cost their client (override-rate-limit.ts); absent: unlimited. */
   readonly overrideLimit?: (c: Context<AppEnv>, next: Next) => Promise<Response | void>;
   /** Lets the event loop serve others between slices of a request's work over RPC-supplied lists. */
   readonly yieldToLoop: YieldToLoop;
-  /** The answer to a failure of the route (the app's error handler). */
-  onError(error: Error, c: Context<AppEnv>): Response | Promise<Response>;
 }
 
 /**
@@ -67,31 +69,32 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
 
 /**
  * What every request needs decided before its route, and done once it is
- * answered, around the one handler that answers it. Each concern keeps its
- * rules in its own module; this only calls them in order. The app wraps
- * every route handler (and its 404) in it rather than registering it as
- * middleware: a request matching a single handler skips Hono's compose, so
- * an answer costs no dispatch frame and no promise per concern.
+ * answered, around the one handler that answers it. Each step keeps its
+ * rules in its own module; this only calls them, in this order:
  *
- * Before: the request id (echoed in `X-Request-Id`, errors included), the
- * Cache-Control of a success (answer/cache-policy.ts), the endpoint routes ask for
- * (endpoint.ts), the override rate limit, and CORS preflights, answered at
- * once (preflight.ts). The query is read once, for all of them.
+ * 1. request-id.ts: the request id (echoed in `X-Request-Id`, errors included);
+ * 2. preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once;
+ * 3. answer/cache-policy.ts: the Cache-Control a success earns, from the route's declaration;
+ * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc-usage.ts;
+ * 5. override-rate-limit.ts: what requests naming an override cost is counted per client, and
+ *    their answer comes by their budget's deadline (`withinDeadline`);
+ * then the handler, whose failures answer/failure.ts answers, and answer/finish.ts.
  *
- * After: the headers of answers not built with all of them (answer/envelope.ts),
- * telemetry, and the request's log line (answer/request-log.ts).
+ * The query is read once, for all of them. The app wraps every route handler
+ * (and its 404) in the frame rather than registering it as middleware: a
+ * request matching a single handler skips Hono's compose, so an answer costs
+ * no dispatch frame and no promise per step.
  */
 export function requestFrame(options: RequestFrameOptions): RequestFrame {
-  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, onError, yieldToLoop } = options;
+  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, yieldToLoop } = options;
   const overrideLimit = options.overrideLimit ?? ((_c: Context<AppEnv>, next: Next) => next());
+  const sinks: AnswerSinks = { logger, telemetry };
 
-  // A thrown failure is the error handler's answer, as in Hono's compose.
-  const fail = (c: Context<AppEnv>, error: unknown): void | Promise<void> => {
+  // A thrown failure is answered by the pipeline, as Hono's compose would hand it to the error handler.
+  const fail = (c: Context<AppEnv>, error: unknown, route: string, answers: RouteAnswers): void => {
     if (!(error instanceof Error)) throw error;
     c.error = error;
-    const answer = onError(error, c);
-    if (!(answer instanceof Promise)) c.res = answer;
-    else return answer.then((res) => void (c.res = res));
+    c.res = answerFailure(logger, c, error, route, answers);
   };
 
   // As Hono's compose would: a returned answer is the answer.
@@ -99,37 +102,11 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
     if (answered && !c.finalized) c.res = answered;
   };
 
-  // After the answer: its remaining headers, telemetry and the log line.
-  const finish = (c: Context<AppEnv>, route: string, started: number, shared: string | undefined, rpcGiven: boolean): Response => {
-    const res = c.res;
-    const { status } = res;
-    if (!hasAllHeaders(c)) {
-      const { headers } = res;
-      if (shared !== undefined) headers.set("Cache-Control", cacheControlFor(shared, status));
-      headers.set("Access-Control-Allow-Origin", "*");
-      headers.set("X-Request-Id", c.get("requestId"));
-    }
-    const seconds = (performance.now() - started) / 1000;
-    telemetry.httpRequestFinished(route, httpMethodLabel(c.req.method), status, seconds);
-    logAnswer(logger, c, route, status, seconds, rpcGiven);
-    return res;
-  };
+  const finish = (c: Context<AppEnv>, route: string, started: number, rpcGiven: boolean): Response =>
+    finishAnswer(sinks, c, route, started, rpcGiven);
 
-  const finishAfterFailure = (
-    c: Context<AppEnv>,
-    error: unknown,
-    route: string,
-    started: number,
-    shared: string,
-    rpcGiven: boolean,
-  ): Response | Promise<Response> => {
-    const failed = fail(c, error);
-    return failed ? failed.then(() => finish(c, route, started, shared, rpcGiven)) : finish(c, route, started, shared, rpcGiven);
-  };
-
-  return (route) => {
-    // A route's pattern earns the Cache-Control its paths would (cache-policy.ts goes by prefix); the 404/405 goes by path.
-    const routePolicy = route === UNMATCHED_ROUTE ? undefined : cachePolicyOf(route);
+  return (route, answers) => {
+    const routePolicy = cachePolicyOf(answers.cache);
 
     return function requestFrame(c, answer, next) {
       const started = performance.now();
@@ -139,11 +116,10 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
       const rpcGiven = rpcParam !== undefined;
       if (c.req.method === "OPTIONS") {
         c.res = preflightAnswer(c.req.header("Access-Control-Request-Headers"));
-        return finish(c, route, started, undefined, rpcGiven);
+        return finish(c, route, started, rpcGiven);
       }
       const overridden = namesOverride(rpcParam);
-      const shared = overridden ? NO_STORE : (routePolicy ?? cachePolicyOf(c.req.path));
-      c.set("sharedCacheControl", shared);
+      c.set("sharedCacheControl", overridden ? NO_STORE : routePolicy);
       offerEndpoint(c, endpoints, rpcParam, yieldToLoop);
       if (overridden) {
         // The limiter's 429 is what it returns, without calling on. An override's answer
@@ -153,13 +129,13 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
           try {
             answered = await withinDeadline(c, answer(c, next));
           } catch (error) {
-            return fail(c, error);
+            return fail(c, error, route, answers);
           }
           settle(c, answered);
         };
         return overrideLimit(c, answering).then((limited) => {
           settle(c, limited);
-          return finish(c, route, started, shared, rpcGiven);
+          return finish(c, route, started, rpcGiven);
         });
       }
       // The answer at hand is finished at once; a promised one in the one step that settles it.
@@ -167,18 +143,22 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
       try {
         answered = answer(c, next);
       } catch (error) {
-        return finishAfterFailure(c, error, route, started, shared, rpcGiven);
+        fail(c, error, route, answers);
+        return finish(c, route, started, rpcGiven);
       }
       if (!(answered instanceof Promise)) {
         settle(c, answered);
-        return finish(c, route, started, shared, rpcGiven);
+        return finish(c, route, started, rpcGiven);
       }
       return answered.then(
         (res) => {
           settle(c, res);
-          return finish(c, route, started, shared, rpcGiven);
+          return finish(c, route, started, rpcGiven);
         },
-        (error: unknown) => finishAfterFailure(c, error, route, started, shared, rpcGiven),
+        (error: unknown) => {
+          fail(c, error, route, answers);
+          return finish(c, route, started, rpcGiven);
+        },
       );
     };
   };

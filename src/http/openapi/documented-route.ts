@@ -1,5 +1,8 @@
 import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { CacheClass } from "../answer/cache-policy.js";
+import type { RouteWording } from "../answer/classify.js";
+import { type RouteAnswers, declareAnswers } from "../answer/route-answers.js";
 import type { AppEnv } from "../deps.js";
 import { type PlainCheck, plainCheckOf, rejection, rpcQueryParam } from "./request-schemas.js";
 import { errorEnvelope, okEnvelope } from "./response-schemas.js";
@@ -37,6 +40,10 @@ export interface DocumentedRoute<P extends Shape, Q extends Shape> {
   readonly firstQueryValues?: boolean;
   /** Reads the chain: takes `rpc`, and can fail the ways an RPC exchange fails. */
   readonly rpc: boolean;
+  /** How long shared caches may keep a success (answer/cache-policy.ts). */
+  readonly cache: CacheClass;
+  /** The route's own wording of failures, where upstream's differs by route (answer/classify.ts). */
+  readonly wording?: RouteWording;
   /** `result` of a 200 answer; undefined for a route that always fails (the deprecated ones). */
   readonly result: z.ZodType | undefined;
   /** Statuses and messages of the failures this route itself can answer. */
@@ -46,25 +53,34 @@ export interface DocumentedRoute<P extends Shape, Q extends Shape> {
 }
 
 /** What any route reading the chain can answer besides its own failures. */
-const RPC_FAILURES: Readonly<Record<number, Messages>> = {
+export const RPC_FAILURES: Readonly<Record<number, Messages>> = {
   400: ["Invalid input"],
   429: ["Too many requests"],
   500: ["Internal error"],
   502: ["RPC unavailable"],
+  503: ["Service overloaded"],
 };
 
 const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   200: "Success",
   400: "Invalid input, an unsupported TLD or a refused `rpc` override",
   404: "Nothing on chain for this input",
+  413: "The request body is over the route's limit",
   422: "An account or record that cannot be decoded or fails validation",
   429: "Too many requests with `rpc` from this client (`RPC_OVERRIDE_RATE_LIMIT`)",
   500: "Internal error (no RPC configured, a tokenized domain without a holder, a PDA owner not allowed)",
   502: "The RPC endpoint failed, timed out or answered out of bounds",
+  503: "This gateway has no room for the request now (answer memory or a queue full): retry after `Retry-After` seconds",
 };
 
-const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
-const operationId = (path: string) =>
+/** Headers a status's answers carry besides the envelope's own. */
+type Headers = Readonly<Record<string, { readonly description: string; readonly schema: { readonly type: "integer"; readonly minimum: number } }>>;
+const STATUS_HEADERS: Readonly<Record<number, Headers>> = {
+  503: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } } },
+};
+
+export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+export const operationId = (path: string) =>
   (path.split("/")[1] ?? "root").replace(/[-.](\w)/g, (_, letter: string) => letter.toUpperCase());
 const exampleKey = (message: string) => message.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
 
@@ -94,7 +110,7 @@ function withExamples(shape: Shape, where: "params" | "query", examples: Readonl
 }
 
 /** The route's responses: the envelope per status, with its example answers and one body per message. */
-function responses(route: DocumentedRoute<Shape, Shape>): RouteConfig["responses"] {
+export function responses(route: Omit<DocumentedRoute<Shape, Shape>, "params" | "query">): RouteConfig["responses"] {
   const examplesOf = (status: number) =>
     Object.fromEntries(
       Object.entries(route.examples)
@@ -117,6 +133,7 @@ function responses(route: DocumentedRoute<Shape, Shape>): RouteConfig["responses
     }
     answers[status] = {
       description: STATUS_DESCRIPTIONS[status] ?? "Error",
+      ...(STATUS_HEADERS[status] && { headers: STATUS_HEADERS[status] }),
       content: { "application/json": { schema: errorEnvelope(messages as [string, ...string[]]), examples: shown } },
     };
   }
@@ -139,7 +156,7 @@ export function documentedGet<P extends Shape, Q extends Shape>(
   const params = withExamples(route.params, "params", route.examples);
   const query = withExamples(route.query, "query", route.examples);
   const documentedQuery = route.rpc ? { ...query, rpc: rpcQueryParam } : query;
-  const answers = responses(route as DocumentedRoute<Shape, Shape>);
+  const documented = responses(route as DocumentedRoute<Shape, Shape>);
   // The route's own schemas (not their annotated copies) key the plain checks.
   const paramChecks = memberChecks(route.params, params);
   const queryChecks = memberChecks(route.query, query);
@@ -157,9 +174,9 @@ export function documentedGet<P extends Shape, Q extends Shape>(
         ...(Object.keys(params).length > 0 ? { params: z.object(params) } : {}),
         ...(Object.keys(documentedQuery).length > 0 ? { query: z.object(documentedQuery) } : {}),
       },
-      responses: answers,
+      responses: documented,
     });
-    app.get(honoPath(path), (c) => {
+    app.get(honoPath(path), declareAnswers((c: Context<AppEnv>) => {
       const parsedParams: Record<string, unknown> = {};
       for (const { name, check } of paramChecks) parsedParams[name] = check(c.req.param(name) ?? "");
       // A route without query parameters of its own shares one empty record.
@@ -169,8 +186,26 @@ export function documentedGet<P extends Shape, Q extends Shape>(
         parsedQuery[name] = check(values === undefined ? undefined : values.length === 1 || firstValues ? values[0] : values);
       }
       return handler(c, { params: parsedParams as Parsed<P>, query: parsedQuery as Parsed<Q> });
-    });
+    }, answers(route)));
   }
+}
+
+/** What a route declares about its answers, for the pipeline (answer/route-answers.ts). */
+const answers = (route: { readonly cache: CacheClass; readonly wording?: RouteWording }): RouteAnswers =>
+  route.wording === undefined ? { cache: route.cache } : { cache: route.cache, wording: route.wording };
+
+/**
+ * A route outside the envelope (the API reference, metrics), described to
+ * the OpenAPI document by hand: its GET handler and what it declares about
+ * its answers.
+ */
+export function plainGet(
+  app: OpenAPIHono<AppEnv>,
+  path: string,
+  cache: CacheClass,
+  handler: (c: Context<AppEnv>) => Response | Promise<Response>,
+): void {
+  app.get(path, declareAnswers(handler, { cache }));
 }
 
 const NO_QUERY: Record<string, unknown> = Object.freeze({});

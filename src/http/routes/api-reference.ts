@@ -2,7 +2,9 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { isDocsAssetName } from "../docs-assets.js";
 import { fail } from "../answer/envelope.js";
+import { plain } from "../answer/plain.js";
 import { DOCS_CSP, DOCS_HTML, DOCS_INIT_JS } from "../openapi/docs-page.js";
+import { plainGet } from "../openapi/documented-route.js";
 import { errorEnvelope } from "../openapi/response-schemas.js";
 
 const notFound = {
@@ -27,7 +29,7 @@ export function apiReferenceRoutes(deps: AppDeps, document: () => unknown): Open
       200: { description: "The OpenAPI document", content: { "application/json": { schema: z.object({}).passthrough() } } },
     },
   });
-  routes.get("/openapi.json", (c) => c.json(document() as object));
+  plainGet(routes, "/openapi.json", "reference", (c) => plain(c, JSON.stringify(document()), "application/json"));
 
   routes.openAPIRegistry.registerPath({
     method: "get",
@@ -37,10 +39,9 @@ export function apiReferenceRoutes(deps: AppDeps, document: () => unknown): Open
     summary: "Interactive reference of this document (Swagger UI, served by the gateway itself)",
     responses: { 200: { description: "An HTML page", content: { "text/html": { schema: z.string() } } } },
   });
-  routes.get("/docs", (c) => {
-    c.header("Content-Security-Policy", DOCS_CSP);
-    return c.html(DOCS_HTML);
-  });
+  plainGet(routes, "/docs", "reference", (c) =>
+    plain(c, DOCS_HTML, "text/html; charset=UTF-8", { headers: { "Content-Security-Policy": DOCS_CSP } }),
+  );
 
   routes.openAPIRegistry.registerPath({
     method: "get",
@@ -59,12 +60,12 @@ export function apiReferenceRoutes(deps: AppDeps, document: () => unknown): Open
       404: notFound,
     },
   });
-  routes.get("/docs/:asset", async (c) => {
-    const name = c.req.param("asset");
-    if (name === "init.js") return c.body(DOCS_INIT_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+  plainGet(routes, "/docs/:asset", "reference", async (c) => {
+    const name = c.req.param("asset") ?? "";
+    if (name === "init.js") return plain(c, DOCS_INIT_JS, "text/javascript; charset=utf-8");
     const asset = isDocsAssetName(name) ? await deps.docsAssets(name) : undefined;
     if (!asset) return fail(c, 404, "Not found");
-    return c.body(asset.body, 200, { "Content-Type": asset.contentType });
+    return plain(c, asset.body, asset.contentType);
   });
 
   return routes;

@@ -33,6 +33,7 @@ export function createSubdomainRoute(): OpenAPIHono<AppEnv> {
       },
       firstQueryValues: true,
       rpc: true,
+      cache: "none",
       result: TransactionResult,
       errors: { 400: ["Invalid input"], 404: ["Domain not found"], 422: ["Record is malformed"] },
       examples: CREATE_SUBDOMAIN_EXAMPLES,

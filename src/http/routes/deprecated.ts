@@ -24,6 +24,7 @@ export function deprecatedRoutes(): OpenAPIHono<AppEnv> {
         params: { domain: anyText, record: anyText },
         query: {},
         rpc: false,
+        cache: "chain",
         result: undefined,
         errors: { 400: [message] },
         examples: {

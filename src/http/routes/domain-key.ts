@@ -18,6 +18,7 @@ export function domainKeyRoute(): OpenAPIHono<AppEnv> {
       params: { domain: domainNameParam },
       query: {},
       rpc: false,
+      cache: "chain",
       result: PublicKey,
       errors: { 400: ["Invalid input"] },
       examples: {

@@ -20,6 +20,7 @@ export function primaryDomainRoute(): OpenAPIHono<AppEnv> {
       params: { owner: pubkeyParam },
       query: {},
       rpc: true,
+      cache: "chain",
       result: PrimaryDomain.nullable(),
       errors: { 400: ["Invalid input"], 404: ["Resource not found"], 422: ["Record is malformed"] },
       examples: {

@@ -43,6 +43,7 @@ export function registerRoute(): OpenAPIHono<AppEnv> {
       },
       firstQueryValues: true,
       rpc: true,
+      cache: "none",
       result: TransactionResult,
       errors: { 400: ["Invalid input"] },
       examples: REGISTER_EXAMPLES,

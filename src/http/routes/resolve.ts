@@ -3,7 +3,6 @@ import type { Context } from "hono";
 import type { Address } from "@solana/kit";
 import type { RpcEndpoint } from "../../rpc/endpoint.js";
 import type { FullDomain } from "../../sns/domain.js";
-import { boundedPolicy } from "../answer/cache-control.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../answer/envelope.js";
 import { type ExampleRequest, documentedGet } from "../openapi/documented-route.js";
@@ -92,9 +91,8 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   /** The key in the envelope, shared no longer than the SRS record it was read from stays unexpired. */
   const answer = (c: Context<AppEnv>, endpoint: RpcEndpoint, domain: FullDomain, key: Address): Response => {
-    const lifetime = resolver.answerLifetime(endpoint, domain);
-    if (lifetime !== Infinity) c.set("sharedCacheControl", boundedPolicy(c.get("sharedCacheControl"), lifetime));
-    return ok(c, key);
+    const lifetimeMs = resolver.answerLifetime(endpoint, domain);
+    return lifetimeMs === Infinity ? ok(c, key) : ok(c, key, { lifetimeMs });
   };
 
   /**
@@ -122,6 +120,7 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       params: { domain: fullDomainParam },
       query: {},
       rpc: true,
+      cache: "resolve",
       result: PublicKey,
       errors: RESOLVE_ERRORS,
       examples: RESOLVE_EXAMPLES,
@@ -143,6 +142,7 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       params: { domain: fullDomainParam },
       query: {},
       rpc: true,
+      cache: "resolve",
       result: PublicKey,
       errors: { ...RESOLVE_ERRORS, 409: ["SRS and SNS resolution mismatch"] },
       // The demo answers with SRS off, where /safe-resolve is /resolve.

@@ -19,6 +19,7 @@ export function reverseKeyRoute(): OpenAPIHono<AppEnv> {
       params: { domain: domainNameParam },
       query: {},
       rpc: false,
+      cache: "chain",
       result: PublicKey,
       errors: { 400: ["Invalid input"] },
       examples: {

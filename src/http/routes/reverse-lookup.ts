@@ -18,6 +18,9 @@ export function reverseLookupRoute(): OpenAPIHono<AppEnv> {
       params: { pubkey: pubkeyParam },
       query: {},
       rpc: true,
+      cache: "chain",
+      // Upstream names the missing account after this route.
+      wording: { ACCOUNT_NOT_FOUND: "Account not found" },
       result: z.string(),
       errors: { 400: ["Invalid input"], 404: ["Account not found"], 422: ["Record is malformed"] },
       examples: {

@@ -1,8 +1,8 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { type IncomingMessage, type Server, ServerResponse, createServer } from "node:http";
 import type { Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "../../logger.js";
-import { ENVELOPE_HEADERS } from "../../http/answer/envelope.js";
+import { ADAPTER_REFUSAL, outsideAppAnswer, outsideAppBytes, parserFailure } from "../../http/answer/outside-app.js";
 
 export interface ListenerOptions {
   readonly fetch: (request: Request) => Response | Promise<Response>;
@@ -27,21 +27,6 @@ export interface DrainableServer {
   drain(graceMs: number): Promise<void>;
 }
 
-const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
-
-function envelopeBytes(status: number, message: string): string {
-  const body = JSON.stringify({ s: "error", result: message });
-  const headers = Object.entries({ ...ENVELOPE_HEADERS, "Content-Length": String(Buffer.byteLength(body)), Connection: "close" });
-  return `HTTP/1.1 ${status} ${REASONS[status]}\r\n${headers.map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n${body}`;
-}
-
-/** Failures Node's parser reports before any request exists, as envelope answers. */
-function parserFailure(code: string | undefined): { status: number; message: string } {
-  if (code === "HPE_HEADER_OVERFLOW") return { status: 431, message: "Request headers too large" };
-  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return { status: 408, message: "Request timeout" };
-  return { status: 400, message: "Bad request" };
-}
-
 /**
  * Every answer the process writes is in the envelope with CORS, including
  * the ones produced below the app: malformed requests rejected by Node's
@@ -52,11 +37,8 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
   const { logger } = options;
   const appListener = getRequestListener(options.fetch, {
     errorHandler: (error) => {
-      logger.info({ status: 400, error: (error as Error)?.message }, "request refused by the HTTP adapter");
-      return new Response(JSON.stringify({ s: "error", result: "Bad request" }), {
-        status: 400,
-        headers: { ...ENVELOPE_HEADERS, Connection: "close" },
-      });
+      logger.info({ status: ADAPTER_REFUSAL.status, error: (error as Error)?.message }, "request refused by the HTTP adapter");
+      return outsideAppAnswer(ADAPTER_REFUSAL.status, ADAPTER_REFUSAL.message, true);
     },
   });
   const { answerBeforeApp } = options;
@@ -93,7 +75,23 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
     }
     const { status, message } = parserFailure(error.code);
     logger.info({ status, error: error.code ?? "client error" }, "request refused by the HTTP parser");
-    socket.end(envelopeBytes(status, message));
+    socket.end(outsideAppBytes(status, message));
+  });
+
+  // CONNECT: Node hands the raw socket to "connect" listeners (and, without one, closes it with no
+  // answer). It is answered as any other request: through the app (405 on a route's path, 404
+  // elsewhere, 400 for an authority-form target), on a response written to that socket, which is
+  // closed once the answer is out.
+  server.on("connect", (request: IncomingMessage, socket: Socket) => {
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket);
+    response.once("finish", () => {
+      response.detachSocket(socket);
+      socket.end();
+    });
+    socket.once("error", () => socket.destroy());
+    server.emit("request", request, response);
   });
 
   const inFlight = new Set<ServerResponse>();

@@ -2,7 +2,7 @@ import type { ExecutionContext } from "hono";
 import { ConfigError, type Env, type GatewayConfig, loadConfig } from "../../config.js";
 import type { Gateway } from "../../gateway.js";
 import { type DocsAssets, docsAsset } from "../../http/docs-assets.js";
-import { ENVELOPE_HEADERS } from "../../http/answer/envelope.js";
+import { outsideAppAnswer } from "../../http/answer/outside-app.js";
 import { createFetchTransports } from "../../rpc/transport/fetch.js";
 import { createConsoleLogger } from "./console-logger.js";
 import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js?text";
@@ -24,8 +24,6 @@ declare const caches: { readonly default: EdgeCache };
 
 /** Bindings: `[vars]` and secrets of wrangler.toml, with the same names as Node's environment variables. */
 type Bindings = Record<string, unknown>;
-
-const RESOLVE_PATHS = ["/resolve/", "/safe-resolve/"];
 
 /** wrangler `[vars]` may be numbers or booleans; the settings are read as the strings Node would see. */
 function settingsFrom(bindings: Bindings): Env {
@@ -81,14 +79,16 @@ async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
   return built;
 }
 
-const misconfigured = (error: ConfigError) =>
-  new Response(JSON.stringify({ s: "error", result: error.message }), { status: 500, headers: ENVELOPE_HEADERS });
+const misconfigured = (error: ConfigError) => outsideAppAnswer(500, error.message);
 
-/** `/resolve` answers through the Cache API: shared by the isolates of a location, for RESOLVE_CACHE_TTL_MS. */
-function cacheable(request: Request, config: GatewayConfig): boolean {
+/**
+ * Answers of routes declaring the `resolve` cache class go through the Cache
+ * API: shared by the isolates of a location, for RESOLVE_CACHE_TTL_MS.
+ */
+function cacheable(request: Request, config: GatewayConfig, gateway: Gateway): boolean {
   if (config.resolveCacheTtlMs <= 0 || request.method !== "GET") return false;
   const url = new URL(request.url);
-  return RESOLVE_PATHS.some((prefix) => url.pathname.startsWith(prefix)) && !url.searchParams.get("rpc");
+  return gateway.answersFor(url.pathname).cache === "resolve" && !url.searchParams.get("rpc");
 }
 
 export default {
@@ -96,7 +96,7 @@ export default {
     const state = built ?? (await gatewayFor(bindings));
     if (state instanceof ConfigError) return misconfigured(state);
     const { config, gateway } = state;
-    if (!cacheable(request, config)) return gateway.app.fetch(request, bindings, ctx);
+    if (!cacheable(request, config, gateway)) return gateway.app.fetch(request, bindings, ctx);
     const cache = caches.default;
     const hit = await cache.match(request).catch(() => undefined);
     if (hit) return hit;

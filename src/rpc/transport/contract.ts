@@ -1,6 +1,6 @@
 import { type AnswerLimits, AnswerShapeGuard } from "../answer-shape.js";
 import type { ByteBudget } from "../byte-budget.js";
-import { HttpStatusError, RpcEndpointRefusedError, RpcError, parseRetryAfter } from "../errors.js";
+import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcError, parseRetryAfter } from "../errors.js";
 import { type PostPayers, attemptTimeoutMs, payForAttempt, payForBytes } from "../request-budget.js";
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
@@ -70,8 +70,12 @@ function refusalIn(error: unknown): RpcEndpointRefusedError | null {
  * rest is a timeout when the deadline had passed and a network failure
  * otherwise.
  */
-export function exchangeFault(error: unknown, timedOut: boolean, timeoutMs: number): RpcError | RpcEndpointRefusedError {
-  if (error instanceof RpcError) return error;
+export function exchangeFault(
+  error: unknown,
+  timedOut: boolean,
+  timeoutMs: number,
+): RpcError | RpcEndpointRefusedError | OverloadedError {
+  if (error instanceof RpcError || error instanceof OverloadedError) return error;
   const refusal = refusalIn(error);
   if (refusal) return refusal;
   if (timedOut) return new RpcError("timeout", `no RPC answer within ${timeoutMs} ms`, { cause: error });
@@ -84,7 +88,7 @@ export const httpStatusFault = (status: number, retryAfter?: string | null) =>
 export const declaredTooLarge = (length: number, maxBytes: number) =>
   new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${maxBytes}`);
 
-const overBudget = () => new RpcError("overloaded", "RPC answers in flight exceed the memory budget");
+const overBudget = () => new OverloadedError("RPC answers in flight exceed the memory budget");
 
 function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;

@@ -1,5 +1,5 @@
 import type { RpcEndpointLabel, RpcRequestOutcome, Telemetry } from "../../telemetry.js";
-import { RpcEndpointRefusedError, RpcError, type RpcFailureKind } from "../errors.js";
+import { OverloadedError, RpcEndpointRefusedError, RpcError, type RpcFailureKind } from "../errors.js";
 import type { RpcTransport } from "./contract.js";
 
 const OUTCOME_OF_KIND: Record<RpcFailureKind, RpcRequestOutcome> = {
@@ -9,13 +9,13 @@ const OUTCOME_OF_KIND: Record<RpcFailureKind, RpcRequestOutcome> = {
   network: "network",
   timeout: "timeout",
   "too-large": "too_large",
-  overloaded: "overloaded",
   budget: "budget",
 };
 
 function outcomeOf(error: unknown): RpcRequestOutcome {
   if (error instanceof RpcError) return OUTCOME_OF_KIND[error.kind];
   if (error instanceof RpcEndpointRefusedError) return "refused";
+  if (error instanceof OverloadedError) return "overloaded";
   return "network";
 }
 

@@ -1,6 +1,7 @@
 import type { Address } from "@solana/kit";
 import { addressToBytes } from "../bytes.js";
 import { SIGNATURE_LEN } from "../constants.js";
+import { SnsError } from "../errors.js";
 import type { Instruction } from "../instructions/instruction.js";
 import { type CompiledLegacyMessage, compileLegacyMessage } from "./legacy-message.js";
 
@@ -11,6 +12,13 @@ import { type CompiledLegacyMessage, compileLegacyMessage } from "./legacy-messa
  * format is small; `test/http/write-routes.test.ts` decodes our bytes with
  * kit's decoders and with web3.js 1.x.
  */
+
+/**
+ * Largest transaction a validator accepts (an IPv6 packet's payload less
+ * headers: 1280 - 40 - 8). web3.js 1.x refuses to serialize past it, so
+ * upstream fails such a request; a transaction that can never land is not an answer.
+ */
+export const MAX_TRANSACTION_BYTES = 1232;
 
 /** Solana's compact-u16 ("shortvec"): 7 bits a byte, low bits first, high bit set when more follow. */
 function compactU16(value: number): number[] {
@@ -69,6 +77,7 @@ function writeMessage(writer: ByteWriter, message: CompiledLegacyMessage): void 
  * The unsigned legacy transaction of `instructions`, paid by `feePayer`
  * under `blockhash`, in wire format: the signature count, a zeroed 64-byte
  * slot per required signature, then the message.
+ * @throws SnsError INVALID_INPUT when it would exceed MAX_TRANSACTION_BYTES (a name too long to fit).
  */
 export function unsignedLegacyTransaction(feePayer: Address, instructions: readonly Instruction[], blockhash: string): Uint8Array {
   const message = compileLegacyMessage(feePayer, instructions, blockhash);
@@ -77,5 +86,9 @@ export function unsignedLegacyTransaction(feePayer: Address, instructions: reado
   writer.push(compactU16(signatures));
   writer.push(new Uint8Array(signatures * SIGNATURE_LEN));
   writeMessage(writer, message);
-  return writer.finish();
+  const bytes = writer.finish();
+  if (bytes.length > MAX_TRANSACTION_BYTES) {
+    throw new SnsError("INVALID_INPUT", `transaction too large: ${bytes.length} > ${MAX_TRANSACTION_BYTES} bytes`);
+  }
+  return bytes;
 }
