@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 /** Test files that talk HTTP to a gateway started by testkit/stack.ts: run on Node and again on workerd. */
 const INTEGRATION = [
   "test/http/resolve.test.ts",
+  "test/http/resolve-bulk.test.ts",
   "test/http/records.test.ts",
   "test/http/wallet-routes.test.ts",
   "test/http/override-controls.test.ts",
@@ -14,6 +15,7 @@ const INTEGRATION = [
   "test/http/write-routes.test.ts",
   "test/differential/records-http.test.ts",
   "test/differential/resolve.test.ts",
+  "test/differential/resolve-bulk.test.ts",
   "test/http/srs-resolve.test.ts",
   "test/differential/srs-resolve.test.ts",
   "test/http/srs-demo.test.ts",

@@ -121,6 +121,18 @@ export const SECTIONS = {
       ),
     },
   },
+  bulk: {
+    script: "bulk.ts",
+    about: "N names as one POST /resolve vs N GETs at c64 vs the SDK's resolve at c64: wall time, RPC requests, p99",
+    knobs: {
+      names,
+      latenciesMs: numbers("BENCH_LATENCY_MS", [0, 20], "delays the localnet adds to every RPC answer, one cell each, comma-separated"),
+      connections: connections(64, "concurrency of the GETs and of the SDK"),
+      rounds: rounds(3, "measured runs per variant and latency, the variants alternating (after one warm-up run each)"),
+      seed,
+      out: out("bulk.json"),
+    },
+  },
   routes: {
     script: "routes.ts",
     about: "wallet, reverse and transaction routes vs the SDK functions (demo ledger, 20 ms, c16); part of the default run",

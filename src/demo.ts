@@ -58,6 +58,8 @@ async function main(): Promise<void> {
     ["the same as an unsigned transaction", `/create-subdomain?owner=${identity("bob").address}&subdomain=team.plain&serialize=true`],
   ];
   const lines = examples.map(([what, path]) => `  # ${what}\n  curl -s '${base}${path}'`);
+  const bulk = JSON.stringify({ domains: ["bonfida.sns", "v2-sol.sns", "plain.sol", "nobody.sns", "bonfida.com"] });
+  lines.push(`  # up to 1,000 names in one request, one item per name\n  curl -s -X POST '${base}/resolve' -d '${bulk}'`);
   console.log(
     [
       `localnet (Solana JSON-RPC) ${localnet.url} — ${ledger.size} accounts, slot ${ledger.slot}`,

@@ -26,4 +26,9 @@ export interface RequestLine {
   rpcAccounts: number;
   rpcOverride: boolean;
   error?: string;
+  /** Bulk routes: names asked for, names resolved (each once), and items by status. */
+  names?: number;
+  distinctNames?: number;
+  items?: Readonly<Record<string, number>>;
+  jsonRpcCalls?: number;
 }

@@ -33,6 +33,8 @@ export interface Telemetry {
    * or a refresh of a hit entry started ahead of its expiry.
    */
   resolveCache(result: "hit" | "miss" | "refresh"): void;
+  /** A bulk request (`route`: its pattern) was answered, with `names` names (repeats included). */
+  bulkResolved(route: string, names: number): void;
   /**
    * One endpoint of a several-URL `RPC_URL` (labelled by host, see
    * src/rpc/failover/host-label.ts): a read sent to it, a read that left it
@@ -99,6 +101,7 @@ export const NO_TELEMETRY: Telemetry = {
   rpcQueueChanged: nothing,
   coalesced: nothing,
   resolveCache: nothing,
+  bulkResolved: nothing,
   rpcEndpointEvent: nothing,
   rpcEndpointFault: nothing,
   rpcEndpointCircuit: nothing,

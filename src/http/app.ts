@@ -44,7 +44,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mountFramed(app, apiReferenceRoutes(deps, () => (document ??= buildDocument(app))), frame);
 
   const methodNotAllowed = methodNotAllowedOn(app.routes);
-  const notFound = (c: Context<AppEnv>) => (methodNotAllowed(c) ? methodNotAllowedAnswer(c) : fail(c, 404, "Not found"));
+  const notFound = (c: Context<AppEnv>) => {
+    const allow = methodNotAllowed(c);
+    return allow ? methodNotAllowedAnswer(c, allow) : fail(c, 404, "Not found");
+  };
   const unmatched = frame(UNMATCHED_ROUTE, UNMATCHED_ANSWERS);
   app.notFound((c) => unmatched(c, notFound, noNext));
   // Failures of the frame itself; a route's are answered inside it.

@@ -4,6 +4,7 @@ import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
+import type { RouteBulkheads } from "../service/bulkhead.js";
 import type { Classified } from "./answer/classify.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
@@ -11,8 +12,22 @@ import type { ResolveShortcut } from "./answer/repeat-answer.js";
 import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
 import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
 
+/** What a bulk request asked for and got, for its log line (see README, "Request log"). */
+export interface BulkTally {
+  /** Names in the request, repeats included. */
+  readonly names: number;
+  /** Names resolved: valid, and each spelling of a name once. */
+  readonly distinct: number;
+  /** Items by status. */
+  readonly items: Readonly<Record<string, number>>;
+  /** JSON-RPC calls the request paid for (its budget's count; reads shared with other requests count for each). */
+  readonly jsonRpcCalls: number;
+}
+
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
+  /** Concurrency limits of the heavy routes (service/bulkhead.ts). */
+  readonly bulkheads: RouteBulkheads;
   /** Picks a request's RPC endpoint (on Workers, endpoints built for that request alone). */
   readonly endpoints: EndpointSelector;
   readonly resolver: Resolver;
@@ -53,12 +68,20 @@ export interface AppEnv {
     rpcUsage: RpcUsage;
     /** What the request may still cause at its endpoint; set once it has chosen one (request-budget.ts). */
     rpcBudget: RequestBudget;
+    /**
+     * Set by a route before it asks for its endpoint when one request does
+     * the work of several (the bulk routes: one per 100 names): its budget
+     * allows that many times the endpoint's JSON-RPC calls.
+     */
+    budgetCallsScale: number;
     /** The client's allowance of RPC calls, for requests naming an override (frame/override-rate-limit.ts). */
     costAllowance: CostAllowance;
     /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */
     sharedCacheControl: string;
     /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
+    /** Set by the bulk routes: what the request's log line reports of its names. */
+    bulk: BulkTally;
     /** Something put headers on Hono's context (the override rate limiter): answers are built by Hono, which keeps them. */
     contextHeaders: true;
   };

@@ -95,7 +95,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    stats.httpRequests++;
+    res.once("finish", stats.arrived());
     if (req.method === "GET" && req.url?.split("?")[0] === "/health") {
       return later(() => send(res, 200, TEXT_TYPE, "ok"));
     }

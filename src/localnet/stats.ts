@@ -5,12 +5,31 @@ export interface LocalnetStats {
   readonly calls: number;
   /** Calls by method name, including unknown methods. */
   readonly methods: Readonly<Record<string, number>>;
+  /**
+   * Sequential round trips: the longest chain of HTTP requests each of which
+   * arrived after the one before it was answered. Requests sent together
+   * count once; a request sent after reading an answer counts one more.
+   * An upper bound on what a client's dependencies required.
+   */
+  readonly roundTrips: number;
 }
 
 export class StatsCounter {
   httpRequests = 0;
   calls = 0;
   #methods = new Map<string, number>();
+  #roundTrips = 0;
+  #answeredDepth = 0;
+
+  /** An HTTP request arrived; call the function returned once it is answered. */
+  arrived(): () => void {
+    this.httpRequests++;
+    const depth = this.#answeredDepth + 1;
+    if (depth > this.#roundTrips) this.#roundTrips = depth;
+    return () => {
+      if (depth > this.#answeredDepth) this.#answeredDepth = depth;
+    };
+  }
 
   countCall(method: string): void {
     this.calls++;
@@ -21,9 +40,16 @@ export class StatsCounter {
     this.httpRequests = 0;
     this.calls = 0;
     this.#methods.clear();
+    this.#roundTrips = 0;
+    this.#answeredDepth = 0;
   }
 
   snapshot(): LocalnetStats {
-    return { httpRequests: this.httpRequests, calls: this.calls, methods: Object.fromEntries(this.#methods) };
+    return {
+      httpRequests: this.httpRequests,
+      calls: this.calls,
+      methods: Object.fromEntries(this.#methods),
+      roundTrips: this.#roundTrips,
+    };
   }
 }

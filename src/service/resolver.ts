@@ -3,7 +3,14 @@ import { LRUCache } from "lru-cache";
 import { SOL_TLD } from "../sns/constants.js";
 import type { FullDomain } from "../sns/domain.js";
 import { SnsError } from "../sns/errors.js";
-import { type HolderHints, type PdaPolicy, assertSameTarget, resolveSnsName, tldGate } from "../sns/queries/resolve.js";
+import {
+  type HolderHints,
+  type PdaPolicy,
+  assertSameTarget,
+  deriveResolutionKeys,
+  resolveSnsName,
+  tldGate,
+} from "../sns/queries/resolve.js";
 import { resolveSrsName, srsExpired } from "../sns/queries/srs.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
@@ -29,7 +36,14 @@ export interface ResolverOptions {
   readonly srs?: boolean;
   /** The host's clock in milliseconds (SRS expiry, cache ages); Date.now when absent. */
   readonly clock?: () => number;
+  /** Lets other work run before going on (resolveAll's derivation slices); default: a zero-delay timer. */
+  readonly yieldTurn?: () => Promise<void>;
 }
+
+/** Longest a resolveAll derivation slice holds the event loop. */
+const DERIVE_SLICE_MS = 8;
+
+const yieldByTimer = (): Promise<void> => new Promise((resume) => setTimeout(resume, 0));
 
 /**
  * Holder hints are keyed by endpoint URL and domain key. An override URL can be
@@ -92,10 +106,12 @@ export class Resolver {
 
   private readonly telemetry: Telemetry;
   private readonly clock: () => number;
+  private readonly yieldTurn: () => Promise<void>;
 
   constructor(private readonly options: ResolverOptions) {
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.clock = options.clock ?? Date.now;
+    this.yieldTurn = options.yieldTurn ?? yieldByTimer;
     // ttlResolution 0: lru-cache otherwise memoizes "now" until a timer clears it, and Workers drop a
     // request's timers when it ends, so on workerd entries never aged (no expiry ever seen).
     this.holders = options.holderTtlMs > 0 ? new LRUCache({ ...HINTS_BOUND, ttl: options.holderTtlMs, ttlResolution: 0 }) : undefined;
@@ -144,6 +160,53 @@ export class Resolver {
     const name = `${domain.name}${SOL_TLD}`;
     if (!(srs instanceof Promise) && !(sns instanceof Promise)) return agreed(name, srs, sns);
     return Promise.all([srs, sns]).then(([a, b]) => agreed(name, a, b));
+  }
+
+  /**
+   * `resolve` (or, `safe`, `safeResolve`) for many names at once, with the
+   * same answer for each: every name's first reads are requested in this
+   * one call, so the batching loader sends them together. A `.sol` name
+   * waiting for the cutoff slot is resolved alongside that read instead of
+   * after it (its accounts are the `.sns` name's, so nothing is read that
+   * the answer could not need), and the gate still decides first: past the
+   * cutoff, `Unsupported TLD` whatever the resolution found. Settled
+   * outcomes, in `domains` order; a failure is what the GET route's call
+   * would have thrown.
+   */
+  async resolveAll(endpoint: RpcEndpoint, domains: readonly FullDomain[], safe: boolean): Promise<Settled[]> {
+    await this.deriveInSlices(domains);
+    return Promise.all(
+      domains.map((domain) =>
+        settle(() => (safe && this.readsSrs(domain) ? this.safeResolve(endpoint, domain) : this.resolveReadingAhead(endpoint, domain))),
+      ),
+    );
+  }
+
+  /**
+   * Derives the names' account keys into the derivation memo a slice of
+   * time at a time, yielding to other requests in between: a new name costs
+   * up to a millisecond of curve arithmetic, and a thousand at once would
+   * hold the event loop for a second. The reads that follow then find every
+   * key derived and are all requested within one turn.
+   */
+  private async deriveInSlices(domains: readonly FullDomain[]): Promise<void> {
+    let sliceStart = performance.now();
+    for (const domain of domains) {
+      deriveResolutionKeys(domain.name);
+      if (performance.now() - sliceStart >= DERIVE_SLICE_MS) {
+        await this.yieldTurn();
+        sliceStart = performance.now();
+      }
+    }
+  }
+
+  /** `resolve`, with a gated name's resolution started alongside its slot read. */
+  private resolveReadingAhead(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
+    if (this.readsSrs(domain)) return this.shared(Registry.Srs, endpoint, domain.name);
+    const gate = tldGate(endpoint, domain);
+    if (!gate) return this.shared(Registry.Sns, endpoint, domain.name);
+    const early = settle(() => this.shared(Registry.Sns, endpoint, domain.name));
+    return gate.then(() => early.then(unsettle));
   }
 
   /** Whether `domain` is resolved through its SRS record (and cross-checked by `safeResolve`). */
@@ -311,6 +374,28 @@ export class Resolver {
     }
     return pending;
   }
+}
+
+/** How a resolution of `resolveAll` ended: its key, or what the GET route's call would have thrown. */
+export type Settled = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: unknown };
+
+/** The outcome of `run`, whether it answers at once, throws, or settles later; never rejects. */
+function settle(run: () => Address | Promise<Address>): Promise<Settled> {
+  try {
+    const answer = run();
+    if (typeof answer === "string") return Promise.resolve({ ok: true, key: answer });
+    return answer.then(
+      (key): Settled => ({ ok: true, key }),
+      (error: unknown): Settled => ({ ok: false, error }),
+    );
+  } catch (error) {
+    return Promise.resolve({ ok: false, error });
+  }
+}
+
+function unsettle(settled: Settled): Address {
+  if (settled.ok) return settled.key;
+  throw settled.error;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../testkit/chain-gen/sdk-oracle.js";
 import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
 import { mapLimit } from "../../testkit/differential.js";
+import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../testkit/resolve-expectation.js";
 
 /*
  * Differential test: the official SDK (3.0.26 over web3.js at commitment
@@ -87,39 +88,6 @@ const POLICY_SETUP: Record<PdaPolicyName, { env: Record<string, string>; sdk: Sd
 /** The SDK resolving a TLD-less name; 3.0.26 strips exactly one trailing ".sol", leaving the name itself. */
 const sdkOutcome = (policy: PdaPolicyName, name: string): Promise<SdkObserved> =>
   oracle.resolve(stacks[policy].stack.localnet.url, `${name}.sol`, POLICY_SETUP[policy].sdk);
-
-interface HttpOutcome {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-const MALFORMED: HttpOutcome = { status: 422, body: { s: "error", result: "Record is malformed" } };
-const INTERNAL: HttpOutcome = { status: 500, body: { s: "error", result: "Internal error" } };
-
-/** The upstream proxy's answer for an SDK outcome (§7.5), with the gateway's one deliberate deviation. */
-function expectedAnswer(sdk: SdkObserved, expectation: Expectation): HttpOutcome {
-  if (expectation.undecodable !== undefined) return MALFORMED;
-  if (sdk.kind === "key") return { status: 200, body: { s: "ok", result: sdk.key } };
-  switch (sdk.error) {
-    case "DomainDoesNotExist":
-      return { status: 404, body: { s: "error", result: "Domain not found" } };
-    case "RecordMalformed":
-    case "WrongValidation":
-    case "InvalidRoA":
-      return MALFORMED;
-    case "RpcError":
-      return { status: 502, body: { s: "error", result: "RPC unavailable" } };
-    case "CouldNotFindNftOwner":
-    case "PdaOwnerNotAllowed":
-    case "Generic":
-      return INTERNAL;
-  }
-}
-
-function sameSdkOutcome(observed: SdkObserved, predicted: SdkOutcome): boolean {
-  if (observed.kind === "key") return predicted.kind === "key" && predicted.key === observed.key;
-  return predicted.kind === "error" && predicted.error === observed.error;
-}
 
 const show = (value: unknown) => JSON.stringify(value);
 

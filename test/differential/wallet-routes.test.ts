@@ -27,7 +27,8 @@ import { WALLET_LABELS, type WalletState, buildWalletLedger, generateWalletState
 const FIXED_SEED = 20_261_124;
 const CONCURRENCY = 16;
 const MIN_PER_LABEL = 10;
-const PHASE_TIMEOUT_MS = 120_000;
+/** `/domains` is asked twice per state (index and scan path): on a loaded 2-core machine a phase takes minutes. */
+const PHASE_TIMEOUT_MS = 300_000;
 
 const envSeed = process.env.DIFF_SEED?.trim();
 const seeds = envSeed ? [Number(envSeed)] : [FIXED_SEED, freshSeed()];

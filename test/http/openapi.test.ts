@@ -23,11 +23,12 @@ interface MediaType {
 interface Operation {
   readonly operationId: string;
   readonly parameters?: Parameter[];
+  readonly requestBody?: { readonly content: Record<string, MediaType> };
   readonly responses: Record<string, { content?: Record<string, MediaType> }>;
 }
 interface Document {
   readonly openapi: string;
-  readonly paths: Record<string, { get?: Operation }>;
+  readonly paths: Record<string, { get?: Operation; post?: Operation }>;
   readonly components?: { schemas?: Record<string, object> };
 }
 
@@ -35,6 +36,8 @@ interface Document {
 interface ExampleCase {
   readonly name: string;
   readonly url: string;
+  /** The JSON body of a POST example. */
+  readonly requestBody?: unknown;
   readonly status: number;
   readonly schema: object;
   readonly body: unknown;
@@ -47,9 +50,10 @@ function exampleCases(path: string, operation: Operation): ExampleCase[] {
     const json = response.content?.["application/json"];
     return Object.entries(json?.examples ?? {}).map(([name, example]) => ({ name, status: Number(status), json: json!, example }));
   });
-  const requested = new Set(parameters.flatMap((parameter) => Object.keys(parameter.examples ?? {})));
+  const bodies = operation.requestBody?.content["application/json"]?.examples ?? {};
+  const requested = new Set([...parameters.flatMap((parameter) => Object.keys(parameter.examples ?? {})), ...Object.keys(bodies)]);
   // A route without parameters has one request: its bare path, whose answer is its only 200 example.
-  const names = parameters.length === 0 ? responseExamples.filter((e) => e.status === 200).map((e) => e.name) : [...requested];
+  const names = parameters.length === 0 && !operation.requestBody ? responseExamples.filter((e) => e.status === 200).map((e) => e.name) : [...requested];
   return names.map((name) => {
     const answers = responseExamples.filter((example) => example.name === name);
     expect(answers, `${path} example ${name}: exactly one documented answer`).toHaveLength(1);
@@ -66,12 +70,26 @@ function exampleCases(path: string, operation: Operation): ExampleCase[] {
       else query.set(parameter.name, String(value));
     }
     const search = query.toString();
-    return { name, url: search ? `${url}?${search}` : url, status: answer!.status, schema: answer!.json.schema, body: answer!.example.value };
+    const requestBody = bodies[name]?.value;
+    return {
+      name,
+      url: search ? `${url}?${search}` : url,
+      ...(requestBody !== undefined && { requestBody }),
+      status: answer!.status,
+      schema: answer!.json.schema,
+      body: answer!.example.value,
+    };
   });
 }
 
 let stack: Stack;
 let document: Document;
+
+/** Every operation of the document, with its path. */
+const operations = (): [string, Operation][] =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    [item.get, item.post].flatMap((operation) => (operation ? [[path, operation] as [string, Operation]] : [])),
+  );
 
 beforeAll(async () => {
   stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH));
@@ -92,14 +110,15 @@ describe("GET /openapi.json", () => {
     expect(document.openapi).toBe("3.1.0");
   });
 
-  it("lists every GET route the app serves, and nothing it does not", () => {
+  it.each(["GET", "POST"])("lists every %s route the app serves, and nothing it does not", (method) => {
     const served = new Set(
       // The same app as the target's: Workers export no metrics, so no /metrics there.
       createNodeGateway(loadConfig({ LOG_LEVEL: "silent", METRICS: onWorkerd ? "off" : "on" }))
-        .app.routes.filter((route) => route.method === "GET")
+        .app.routes.filter((route) => route.method === method)
         .map((route) => route.path.replace(/:(\w+)/g, "{$1}")),
     );
-    expect(new Set(Object.keys(document.paths))).toEqual(served);
+    const key = method === "GET" ? "get" : "post";
+    expect(new Set(Object.entries(document.paths).flatMap(([path, item]) => (item[key] ? [path] : [])))).toEqual(served);
   });
 
   it("documents `rpc` on every route that reads the chain, and only there", () => {
@@ -127,8 +146,7 @@ describe("GET /openapi.json", () => {
   });
 
   it("gives every route with a JSON answer at least one example request and every error status a body", () => {
-    for (const [path, item] of Object.entries(document.paths)) {
-      const operation = item.get!;
+    for (const [path, operation] of operations()) {
       if (!operation.responses["200"]?.content?.["application/json"] && !operation.responses["400"]) continue;
       if (path === "/openapi.json" || path.startsWith("/docs")) continue;
       expect(exampleCases(path, operation).length, path).toBeGreaterThan(0);
@@ -154,10 +172,11 @@ describe("every documented example request, sent to the demo ledger", () => {
   it("answers the documented status and example body, valid against the documented schema", async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     let sent = 0;
-    for (const [path, item] of Object.entries(document.paths)) {
-      for (const example of exampleCases(path, item.get!)) {
-        const answer = await stack.get(example.url);
-        const where = `${example.name}: GET ${example.url}`;
+    for (const [path, operation] of operations()) {
+      for (const example of exampleCases(path, operation)) {
+        const post = example.requestBody !== undefined;
+        const answer = await stack.get(example.url, post ? { method: "POST", body: JSON.stringify(example.requestBody) } : undefined);
+        const where = `${example.name}: ${post ? "POST" : "GET"} ${example.url}`;
         expect(answer.status, where).toBe(example.status);
         const validate = ajv.compile({ ...example.schema, components: document.components });
         expect(validate(answer.body), `${where}: ${ajv.errorsText(validate.errors)}`).toBe(true);

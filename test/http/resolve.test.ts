@@ -151,11 +151,18 @@ describe("HTTP surface", () => {
     expect(answer.body).toEqual(ok("ok"));
   });
 
-  it.each(["/nope", "/resolve", "/resolve/", "/records/bonfida"])("unknown route %s → 404 JSON", async (path) => {
+  it.each(["/nope", "/resolve/", "/records/bonfida"])("unknown route %s → 404 JSON", async (path) => {
     const answer = await stack.get(path);
     expect(answer.status).toBe(404);
     expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
     expect(answer.body).toEqual(error("Not found"));
+  });
+
+  it("GET on the bulk route /resolve → 405 JSON, allowing POST", async () => {
+    const answer = await stack.get("/resolve");
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(answer.body).toEqual(error("Method not allowed"));
   });
 
   it.each(["POST", "PUT", "DELETE", "PATCH"])("%s on a GET route → 405 JSON", async (method) => {

@@ -27,9 +27,10 @@ describe("stats", () => {
       httpRequests: 4,
       calls: 5,
       methods: { getSlot: 3, getHealth: 1, unknownMethod: 1 },
+      roundTrips: 4,
     });
     localnet.resetStats();
-    expect(localnet.stats).toEqual({ httpRequests: 0, calls: 0, methods: {} });
+    expect(localnet.stats).toEqual({ httpRequests: 0, calls: 0, methods: {}, roundTrips: 0 });
   });
 });
 

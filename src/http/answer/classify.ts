@@ -18,6 +18,8 @@ export interface Classified {
   readonly logged: boolean;
   /** Seconds a client should wait before asking again (`Retry-After`); absent: no such header. */
   readonly retryAfterSeconds?: number;
+  /** The connection is closed after the answer (`Connection: close`): a refused request body is left unread. */
+  readonly closesConnection?: true;
 }
 
 /**
@@ -31,6 +33,11 @@ export type RouteWording = Readonly<Partial<Record<SnsErrorCode, string>>>;
 /** A parameter or body that fails its schema, or an `rpc` value too long to consider. */
 export class InvalidInputError extends Error {
   override readonly name = "InvalidInputError";
+}
+
+/** A request body over the route's limit (413). */
+export class BodyTooLargeError extends Error {
+  override readonly name = "BodyTooLargeError";
 }
 
 /** Seconds an overloaded gateway asks clients to wait: answers in flight and queues drain within an RPC round trip or two. */
@@ -102,6 +109,7 @@ const OVERLOADED: Classified = {
 
 const refusedOrInvalid = (code: string): Classified => chainAnswer(400, "Invalid input", code);
 const INVALID_INPUT_ERROR = refusedOrInvalid("InvalidInputError");
+const BODY_TOO_LARGE: Classified = { ...chainAnswer(413, "Request body too large", "BodyTooLargeError"), closesConnection: true };
 const RPC_REFUSED = refusedOrInvalid("RpcEndpointRefusedError");
 
 /**
@@ -117,6 +125,7 @@ export function classify(error: unknown, wording?: RouteWording): Classified {
     return worded === undefined ? classified : { ...classified, message: worded };
   }
   if (error instanceof InvalidInputError) return INVALID_INPUT_ERROR;
+  if (error instanceof BodyTooLargeError) return BODY_TOO_LARGE;
   if (error instanceof RpcEndpointRefusedError) return RPC_REFUSED;
   if (error instanceof OverloadedError) return OVERLOADED;
   if (error instanceof RpcBudgetError) return budgetFailure(error);

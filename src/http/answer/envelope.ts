@@ -44,9 +44,14 @@ export const okText = (result: string): string => `{"s":"ok","result":${JSON.str
 /** The body of a failure. */
 export const errorText = (message: string): string => `{"s":"error","result":${JSON.stringify(message)}}`;
 
-/** The headers a classified failure adds to its envelope (Retry-After of an overload). */
-export const failureHeaders = (failure: Classified): Readonly<Record<string, string>> | undefined =>
-  failure.retryAfterSeconds === undefined ? undefined : { "retry-after": String(failure.retryAfterSeconds) };
+/** The headers a classified failure adds to its envelope (Retry-After of an overload, Connection of a refused body). */
+export function failureHeaders(failure: Classified): Readonly<Record<string, string>> | undefined {
+  if (failure.retryAfterSeconds === undefined && failure.closesConnection === undefined) return undefined;
+  return {
+    ...(failure.closesConnection && { connection: "close" }),
+    ...(failure.retryAfterSeconds !== undefined && { "retry-after": String(failure.retryAfterSeconds) }),
+  };
+}
 
 /**
  * The headers of an envelope answer (see `envelopeAnswer`): the keys and

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { Logger } from "../../logger.js";
 import { type Telemetry, httpMethodLabel } from "../../telemetry.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv, BulkTally } from "../deps.js";
 import type { RpcUsage } from "../frame/rpc-usage.js";
 import { cacheControlFor } from "./cache-control.js";
 import type { Classified } from "./classify.js";
@@ -29,9 +29,10 @@ export function recordAnswer(
   usage: RpcUsage | undefined,
   rpcGiven: boolean,
   failure: Classified | undefined,
+  bulk?: BulkTally,
 ): void {
   sinks.telemetry.httpRequestFinished(route, httpMethodLabel(method), status, seconds);
-  writeRequestLine(sinks.logger, requestId, method, route, status, seconds, usage, rpcGiven, failure);
+  writeRequestLine(sinks.logger, requestId, method, route, status, seconds, usage, rpcGiven, failure, bulk);
 }
 
 /**
@@ -58,6 +59,7 @@ export function finishAnswer(
     headers.set("X-Request-Id", c.get("requestId"));
   }
   const seconds = (performance.now() - started) / 1000;
-  recordAnswer(sinks, c.get("requestId"), c.req.method, route, status, seconds, c.get("rpcUsage"), rpcGiven, c.get("failure"));
+  const failure = c.get("failure");
+  recordAnswer(sinks, c.get("requestId"), c.req.method, route, status, seconds, c.get("rpcUsage"), rpcGiven, failure, c.get("bulk"));
   return res;
 }

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { UNMATCHED_ROUTE } from "../../telemetry.js";
 import type { Logger, RequestLine } from "../../logger.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv, BulkTally } from "../deps.js";
 import type { Classified } from "./classify.js";
 import type { RpcUsage } from "../frame/rpc-usage.js";
 
@@ -37,6 +37,7 @@ export function writeRequestLine(
   usage: RpcUsage | undefined,
   rpcGiven: boolean,
   failure: Classified | undefined,
+  bulk?: BulkTally,
 ): void {
   const line: RequestLine = {
     reqId,
@@ -49,6 +50,12 @@ export function writeRequestLine(
     rpcOverride: rpcGiven,
   };
   if (failure !== undefined) line.error = failure.code;
+  if (bulk) {
+    line.names = bulk.names;
+    line.distinctNames = bulk.distinct;
+    line.items = bulk.items;
+    line.jsonRpcCalls = bulk.jsonRpcCalls;
+  }
   if (logger.request) logger.request(line);
   else logger.info(line, "request");
 }

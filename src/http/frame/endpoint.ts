@@ -39,7 +39,9 @@ export function offerEndpoint(c: Context<AppEnv>, endpoints: EndpointSelector, r
     if (chosen) return chosen;
     const usage = { calls: 0, accounts: 0 };
     const endpoint = endpoints.select(rpcOverride(raw));
-    const budget = new RequestBudget(endpoint.budgetLimits, c.get("costAllowance"));
+    const scale = c.get("budgetCallsScale") ?? 1;
+    const limits = scale === 1 ? endpoint.budgetLimits : { ...endpoint.budgetLimits, maxCalls: endpoint.budgetLimits.maxCalls * scale };
+    const budget = new RequestBudget(limits, c.get("costAllowance"));
     chosen = requestView(endpoint, usage, budget, yieldToLoop);
     c.set("rpcUsage", usage);
     c.set("rpcBudget", budget);

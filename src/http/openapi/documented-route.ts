@@ -53,7 +53,7 @@ export interface DocumentedRoute<P extends Shape, Q extends Shape> {
 }
 
 /** What any route reading the chain can answer besides its own failures. */
-const RPC_FAILURES: Readonly<Record<number, Messages>> = {
+export const RPC_FAILURES: Readonly<Record<number, Messages>> = {
   400: ["Invalid input"],
   429: ["Too many requests"],
   500: ["Internal error"],
@@ -65,6 +65,7 @@ const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   200: "Success",
   400: "Invalid input, an unsupported TLD or a refused `rpc` override",
   404: "Nothing on chain for this input",
+  413: "The request body is over the route's limit",
   422: "An account or record that cannot be decoded or fails validation",
   429: "Too many requests with `rpc` from this client (`RPC_OVERRIDE_RATE_LIMIT`)",
   500: "Internal error (no RPC configured, a tokenized domain without a holder, a PDA owner not allowed)",
@@ -78,8 +79,8 @@ const STATUS_HEADERS: Readonly<Record<number, Headers>> = {
   503: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } } },
 };
 
-const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
-const operationId = (path: string) =>
+export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+export const operationId = (path: string) =>
   (path.split("/")[1] ?? "root").replace(/[-.](\w)/g, (_, letter: string) => letter.toUpperCase());
 const exampleKey = (message: string) => message.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
 
@@ -109,7 +110,7 @@ function withExamples(shape: Shape, where: "params" | "query", examples: Readonl
 }
 
 /** The route's responses: the envelope per status, with its example answers and one body per message. */
-function responses(route: DocumentedRoute<Shape, Shape>): RouteConfig["responses"] {
+export function responses(route: Omit<DocumentedRoute<Shape, Shape>, "params" | "query">): RouteConfig["responses"] {
   const examplesOf = (status: number) =>
     Object.fromEntries(
       Object.entries(route.examples)

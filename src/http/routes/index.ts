@@ -9,6 +9,7 @@ import { primaryDomainRoute } from "./primary-domain.js";
 import { recordRoutes } from "./records.js";
 import { registerRoute } from "./register.js";
 import { resolveRoutes } from "./resolve.js";
+import { resolveBulkRoutes } from "./resolve-bulk.js";
 import { reverseKeyRoute } from "./reverse-key.js";
 import { serviceRoutes } from "./service.js";
 import { reverseLookupRoute } from "./reverse-lookup.js";
@@ -18,6 +19,7 @@ import { subdomainsRoute } from "./subdomains.js";
 export const ROUTES: readonly ((deps: AppDeps) => OpenAPIHono<AppEnv>)[] = [
   serviceRoutes,
   resolveRoutes,
+  resolveBulkRoutes,
   deprecatedRoutes,
   recordRoutes,
   domainKeyRoute,

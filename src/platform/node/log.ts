@@ -89,11 +89,16 @@ function requestLineWriter(logger: PinoLogger, destination: DestinationStream): 
   return (line) => {
     if (!logger.isLevelEnabled("info")) return;
     const error = line.error === undefined ? "" : `,"error":${JSON.stringify(line.error)}`;
+    const bulk =
+      line.names === undefined
+        ? ""
+        : `,"names":${finite(line.names)},"distinctNames":${finite(line.distinctNames ?? 0)},"items":${JSON.stringify(line.items ?? {})}` +
+          `,"jsonRpcCalls":${finite(line.jsonRpcCalls ?? 0)}`;
     destination.write(
       `{"level":${info},"time":${Date.now()}${bindingsOf()},"reqId":${JSON.stringify(line.reqId)},` +
         `"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"status":${finite(line.status)},` +
         `"ms":${finite(line.ms)},"rpcCalls":${finite(line.rpcCalls)},"rpcAccounts":${finite(line.rpcAccounts)},` +
-        `"rpcOverride":${line.rpcOverride}${error},"msg":"request"}\n`,
+        `"rpcOverride":${line.rpcOverride}${error}${bulk},"msg":"request"}\n`,
     );
   };
 }

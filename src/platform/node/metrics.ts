@@ -12,6 +12,14 @@ import type {
 } from "../../telemetry.js";
 import { type CounterChild, type HistogramChild, PlainCounter, PlainHistogram } from "./plain-metrics.js";
 
+/** Adds one to the series of `labels` (made on first use, kept in `series` by its label values). */
+function countIn(series: Map<string, CounterChild>, counter: PlainCounter, labels: Record<string, string>): void {
+  const key = Object.values(labels).join("\n");
+  let child = series.get(key);
+  if (!child) series.set(key, (child = counter.child(labels)));
+  child.value++;
+}
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
@@ -90,6 +98,17 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     registers: [this.registry],
   });
 
+  private readonly bulkRequests = new PlainCounter({
+    name: "sns_gateway_bulk_requests_total",
+    help: "Bulk resolve requests answered 200, by route pattern",
+    registers: [this.registry],
+  });
+  private readonly bulkNames = new PlainCounter({
+    name: "sns_gateway_bulk_names_total",
+    help: "Names asked for in bulk resolve requests answered 200 (repeats included), by route pattern",
+    registers: [this.registry],
+  });
+  private readonly bulkByRoute = new Map<string, { readonly requests: CounterChild; readonly names: CounterChild }>();
   private readonly endpointEvents = new PlainCounter({
     name: "sns_gateway_rpc_endpoint_events_total",
     help: "Per endpoint of a several-URL RPC_URL (by host): reads sent (request), reads that left it for the next endpoint (failover), hedges sent to it (hedge)",
@@ -105,7 +124,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     help: "/domains requests that found tokenized domains by scanning because the index could not answer, by reason (building, failed, over_budget, slow)",
     registers: [this.registry],
   });
-  private readonly indexFallbackSeries = new Map<TokenizedIndexFallback, CounterChild>();
+  private readonly indexFallbackSeries = new Map<string, CounterChild>();
   private indexState: TokenizedIndexState | undefined;
   /** The circuit state of each endpoint host. */
   private readonly circuits = new Map<string, EndpointCircuitState>();
@@ -244,17 +263,11 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   }
 
   rpcEndpointEvent(endpoint: string, event: "request" | "failover" | "hedge"): void {
-    const key = `${endpoint}\n${event}`;
-    let series = this.endpointEventSeries.get(key);
-    if (!series) this.endpointEventSeries.set(key, (series = this.endpointEvents.child({ endpoint, event })));
-    series.value++;
+    countIn(this.endpointEventSeries, this.endpointEvents, { endpoint, event });
   }
 
   rpcEndpointFault(endpoint: string, kind: string): void {
-    const key = `${endpoint}\n${kind}`;
-    let series = this.endpointFaultSeries.get(key);
-    if (!series) this.endpointFaultSeries.set(key, (series = this.endpointFaults.child({ endpoint, kind })));
-    series.value++;
+    countIn(this.endpointFaultSeries, this.endpointFaults, { endpoint, kind });
   }
 
   rpcEndpointCircuit(endpoint: string, state: EndpointCircuitState): void {
@@ -266,9 +279,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   }
 
   tokenizedIndexFallback(reason: TokenizedIndexFallback): void {
-    let series = this.indexFallbackSeries.get(reason);
-    if (!series) this.indexFallbackSeries.set(reason, (series = this.indexFallbacks.child({ reason })));
-    series.value++;
+    countIn(this.indexFallbackSeries, this.indexFallbacks, { reason });
   }
 
   rpcQueueChanged(delta: number): void {
@@ -281,5 +292,15 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   resolveCache(result: "hit" | "miss" | "refresh"): void {
     (result === "hit" ? this.cacheHit : result === "miss" ? this.cacheMiss : this.cacheRefresh).value++;
+  }
+
+  bulkResolved(route: string, names: number): void {
+    let counters = this.bulkByRoute.get(route);
+    if (!counters) {
+      counters = { requests: this.bulkRequests.child({ route }), names: this.bulkNames.child({ route }) };
+      this.bulkByRoute.set(route, counters);
+    }
+    counters.requests.value++;
+    counters.names.value += names;
   }
 }

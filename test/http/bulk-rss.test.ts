@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Agent, request as undiciRequest } from "undici";
+import { type Localnet, startLocalnet } from "../../src/localnet/index.js";
+import { generateWorkingSetParts } from "../../bench/working-set.js";
+import { buildLedger } from "../../testkit/chain-gen.js";
+import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
+import { NPM_START } from "../../testkit/npm-start.js";
+
+/**
+ * Bulk requests of 1,000 names against the gateway as `npm start` runs it
+ * (compiled, its node flags), in a child process whose RSS is read from the
+ * kernel: one request, then 64 at once, each with its own 1,000 names of the
+ * bench's traffic-like mix. Node only: it is about the Node process.
+ */
+/** README, Performance: the compiled gateway stays under 150 MB; the bound is that statement itself. */
+const RSS_BUDGET = 150 * 1024 * 1024;
+const MB = 1024 * 1024;
+const AT_ONCE = 64;
+
+const parts = generateWorkingSetParts(5, 1100);
+const names = parts.entries.filter((entry) => entry.sdk !== undefined).map((entry) => entry.name);
+
+let localnet: Localnet;
+let gateway: ChildGateway;
+let agent: Agent;
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ ledger: buildLedger(parts.states) });
+  gateway = await startChildGateway({ RPC_URL: localnet.url });
+  agent = new Agent({ connections: AT_ONCE, keepAliveTimeout: 60_000, headersTimeout: 0, bodyTimeout: 0 });
+}, 300_000);
+
+afterAll(async () => {
+  await agent?.close();
+  await gateway?.stop();
+  await localnet?.close();
+});
+
+/** 1,000 names starting at `offset` in the working set (wrapping), as `.sns` or `.sol`. */
+const domainsAt = (offset: number) =>
+  Array.from({ length: 1000 }, (_, i) => `${names[(offset + i) % names.length]!}${(offset + i) % 3 === 0 ? ".sol" : ".sns"}`);
+
+async function post(domains: readonly string[]): Promise<{ status: number; items: number }> {
+  const answer = await undiciRequest(`${gateway.url}/resolve`, { method: "POST", body: JSON.stringify({ domains }), dispatcher: agent });
+  const body = (await answer.body.json()) as { result: unknown[] };
+  return { status: answer.statusCode, items: body.result.length };
+}
+
+describe("bulk requests of 1,000 names", () => {
+  it(`keep the gateway's RSS under ${RSS_BUDGET / MB} MB, one at a time and ${AT_ONCE} at once`, async () => {
+    const rows = [`node ${NPM_START.nodeFlags.join(" ")}`, `idle: RSS ${(gateway.rss() / MB).toFixed(1)} MB`];
+    expect(await post(domainsAt(0))).toEqual({ status: 200, items: 1000 });
+    rows.push(`one request: RSS ${(gateway.rss() / MB).toFixed(1)} MB, peak ${(gateway.peakRss() / MB).toFixed(1)} MB`);
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => post(domainsAt(i * 17))));
+    for (const answer of answers) expect(answer).toEqual({ status: 200, items: 1000 });
+    rows.push(
+      `${AT_ONCE} at once (${((performance.now() - started) / 1000).toFixed(1)} s): RSS ${(gateway.rss() / MB).toFixed(1)} MB, ` +
+        `peak ${(gateway.peakRss() / MB).toFixed(1)} MB`,
+    );
+    console.log(`bulk requests, child gateway:\n  ${rows.join("\n  ")}`);
+    expect(gateway.process.exitCode).toBeNull();
+    expect(gateway.peakRss()).toBeLessThan(RSS_BUDGET);
+  }, 300_000);
+});
