@@ -109,6 +109,9 @@ const schema = z.object({
   RPC_BUDGET_CALLS: intFrom(5000, 1, 10_000_000),
   RPC_BUDGET_BYTES: intFrom(256 * 1024 * 1024, 1024, 2 ** 40),
   RPC_BUDGET_ITEMS: intFrom(200_000, 1, 100_000_000),
+  BULKHEAD_RECORDS: intFrom(600, 1, 1_000_000),
+  BULKHEAD_WALLETS: intFrom(1000, 1, 1_000_000),
+  BULKHEAD_OVERRIDE_LISTS: intFrom(32, 1, 100_000),
   RPC_OVERRIDE_BUDGET_MS: intFrom(10_000, 100, 600_000),
   RPC_OVERRIDE_BUDGET_CALLS: intFrom(200, 1, 10_000_000),
   RPC_OVERRIDE_BUDGET_BYTES: intFrom(16 * 1024 * 1024, 1024, 2 ** 40),
@@ -153,6 +156,8 @@ export interface GatewayConfig {
   readonly rpcBudget: BudgetLimits;
   /** What one request naming an `rpc` override may cause (RPC_OVERRIDE_BUDGET_*). */
   readonly rpcOverrideBudget: BudgetLimits;
+  /** Work under way at once on the heavy routes (BULKHEAD_*): records, wallets, override list requests. */
+  readonly bulkheads: { readonly records: number; readonly wallets: number; readonly overrideLists: number };
   /** Header carrying the client IP (set by a trusted proxy); undefined: the socket's address. */
   readonly clientIpHeader: string | undefined;
   /** Time a client has to send a request's headers (and twice that for the whole request). */
@@ -197,6 +202,7 @@ export function loadConfig(env: Env): GatewayConfig {
     tokenizedIndexMaxMb: e.TOKENIZED_INDEX_MAX_MB,
     rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
+    bulkheads: { records: e.BULKHEAD_RECORDS, wallets: e.BULKHEAD_WALLETS, overrideLists: e.BULKHEAD_OVERRIDE_LISTS },
     rpcBudget: {
       deadlineMs: e.RPC_BUDGET_MS,
       maxCalls: e.RPC_BUDGET_CALLS,

@@ -10,6 +10,7 @@ import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoin
 import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
+import { routeBulkheads } from "./service/bulkhead.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
 import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
@@ -180,6 +181,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
+    bulkheads: routeBulkheads(config.bulkheads),
     yieldToLoop: platform.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
