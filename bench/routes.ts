@@ -1,3 +1,4 @@
+import "../testkit/sdk-quiet.js";
 import * as untypedSdk from "@bonfida/spl-name-service";
 import { Connection, PublicKey, Transaction, type TransactionInstruction } from "@solana/web3.js";
 import { pathToFileURL } from "node:url";
