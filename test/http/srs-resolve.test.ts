@@ -272,6 +272,17 @@ describe("GET /safe-resolve/<name>.sol, SOL_SRS_RESOLUTION=on", () => {
     expect(stack.localnet.stats).toMatchObject({ httpRequests: 1, methods: { getMultipleAccounts: 1 } });
   });
 
+  it("the name-service side reads no slot: past the cutoff it still cross-checks", async () => {
+    stack.localnet.ledger.slot = 500_000_000;
+    try {
+      expect((await stack.get("/safe-resolve/v1-sol.sol")).body).toEqual(ok(key("dave")));
+      expect((await stack.get("/safe-resolve/v2-sol.sol")).status).toBe(409);
+      expect(stack.localnet.stats.methods.getSlot).toBeUndefined();
+    } finally {
+      stack.localnet.ledger.slot = 300_000_000;
+    }
+  });
+
   it("the same chain state always gives the same answer when both sides fail", async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => stack.get("/safe-resolve/invalid-roa.sol")));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([404]));
