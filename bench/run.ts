@@ -159,7 +159,7 @@ const SDK_ERROR_STATUS: Record<string, number> = {
   InvalidRoA: 422,
 };
 
-/** Whether an HTTP answer is what the SDK outcome maps to under PROTOCOL.md §7.5. */
+/** Whether an HTTP answer is what the SDK outcome maps to in upstream's proxy (bench/baseline/app.ts). */
 function matchesSdk(answer: Expected, sdk: SdkOutcome): boolean {
   if (sdk.kind === "key") return answer.status === 200 && answer.body === JSON.stringify({ s: "ok", result: sdk.key });
   return answer.status === (SDK_ERROR_STATUS[sdk.error] ?? 500);

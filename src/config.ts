@@ -3,24 +3,31 @@ import type { PdaPolicy } from "./sns/queries/resolve.js";
 import type { BudgetLimits } from "./rpc/request-budget.js";
 import { tryDecodePublicKey } from "./sns/bytes.js";
 
-const flag = z
-  .enum(["true", "false", "1", "0", ""])
-  .optional()
-  .transform((value) => value === "true" || value === "1");
+/** The spellings of a boolean setting, in the order its error message lists them. */
+const FLAG_SPELLINGS = ["0", "1", "true", "false", ""] as const;
 
-const intFrom = (fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return fallback;
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-        ctx.addIssue({ code: "custom", message: `must be an integer in [${min}, ${max}]` });
-        return z.NEVER;
-      }
-      return parsed;
-    });
+const flag = z
+  .stringbool({ truthy: ["true", "1"], falsy: ["false", "0", ""], case: "sensitive" })
+  .optional()
+  .transform((value) => value ?? false);
+
+/** A bad boolean setting's message lists its spellings (stringbool's own lists truthy ones first). */
+const flagError: z.core.$ZodErrorMap = (issue) =>
+  issue.code === "invalid_value" && issue.expected === "stringbool"
+    ? `Invalid option: expected one of ${FLAG_SPELLINGS.map((spelling) => JSON.stringify(spelling)).join("|")}`
+    : undefined;
+
+/** An integer setting: unset or blank is `fallback`; anything else must read as an integer in range. */
+const intFrom = (fallback: number, min: number, max: number) => {
+  const error = `must be an integer in [${min}, ${max}]`;
+  return z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number({ error }).int({ error, abort: true }).min(min, { error, abort: true }).max(max, { error }).default(fallback),
+  );
+};
+
+/** An http(s) URL, as the URL standard parses it (`normalize`: `http:/host` is `http://host/` there too). */
+const httpUrl = z.url({ protocol: /^https?$/, normalize: true });
 
 const pdaPolicy = z
   .string()
@@ -46,7 +53,7 @@ const rpcUrls = z
       .split(",")
       .map((url) => url.trim())
       .filter((url) => url !== "");
-    if (urls.some((url) => !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) {
+    if (urls.some((url) => !httpUrl.safeParse(url).success)) {
       ctx.addIssue({ code: "custom", message: urls.length > 1 ? "must be http(s) URLs separated by commas" : "must be an http(s) URL" });
       return z.NEVER;
     }
@@ -109,6 +116,9 @@ const schema = z.object({
   RPC_BUDGET_CALLS: intFrom(5000, 1, 10_000_000),
   RPC_BUDGET_BYTES: intFrom(256 * 1024 * 1024, 1024, 2 ** 40),
   RPC_BUDGET_ITEMS: intFrom(200_000, 1, 100_000_000),
+  BULKHEAD_RECORDS: intFrom(600, 1, 1_000_000),
+  BULKHEAD_WALLETS: intFrom(1000, 1, 1_000_000),
+  BULKHEAD_OVERRIDE_LISTS: intFrom(32, 1, 100_000),
   RPC_OVERRIDE_BUDGET_MS: intFrom(10_000, 100, 600_000),
   RPC_OVERRIDE_BUDGET_CALLS: intFrom(200, 1, 10_000_000),
   RPC_OVERRIDE_BUDGET_BYTES: intFrom(16 * 1024 * 1024, 1024, 2 ** 40),
@@ -153,6 +163,8 @@ export interface GatewayConfig {
   readonly rpcBudget: BudgetLimits;
   /** What one request naming an `rpc` override may cause (RPC_OVERRIDE_BUDGET_*). */
   readonly rpcOverrideBudget: BudgetLimits;
+  /** Work under way at once on the heavy routes (BULKHEAD_*): records, wallets, override list requests. */
+  readonly bulkheads: { readonly records: number; readonly wallets: number; readonly overrideLists: number };
   /** Header carrying the client IP (set by a trusted proxy); undefined: the socket's address. */
   readonly clientIpHeader: string | undefined;
   /** Time a client has to send a request's headers (and twice that for the whole request). */
@@ -171,7 +183,7 @@ export class ConfigError extends Error {
 
 /** Reads configuration from environment variables; throws ConfigError listing every bad one. */
 export function loadConfig(env: Env): GatewayConfig {
-  const parsed = schema.safeParse(env);
+  const parsed = schema.safeParse(env, { error: flagError });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
@@ -197,6 +209,7 @@ export function loadConfig(env: Env): GatewayConfig {
     tokenizedIndexMaxMb: e.TOKENIZED_INDEX_MAX_MB,
     rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
+    bulkheads: { records: e.BULKHEAD_RECORDS, wallets: e.BULKHEAD_WALLETS, overrideLists: e.BULKHEAD_OVERRIDE_LISTS },
     rpcBudget: {
       deadlineMs: e.RPC_BUDGET_MS,
       maxCalls: e.RPC_BUDGET_CALLS,

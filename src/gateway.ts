@@ -10,6 +10,7 @@ import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoin
 import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
+import { routeBulkheads } from "./service/bulkhead.js";
 import { TokenizedIndex } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
 import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
@@ -29,12 +30,12 @@ export const ANSWER_MEMORY: AnswerMemory = {
   bytesPerAccount: 1 * MiB,
 };
 
-/** What a platform entry supplies; everything else is built here, with no platform API in reach. */
-export interface Platform {
-  readonly logger: Logger;
-  /** Builds the transports of one set of endpoints. */
-  transports(): TransportFactory;
-  /** When batched RPC reads leave (see AccountLoaderOptions.defer). */
+/**
+ * What only makes the gateway faster or smoother on a platform: each has a
+ * plain default with the same answers, so a platform may give none of them.
+ */
+export interface Accelerators {
+  /** When batched RPC reads leave (see AccountLoaderOptions.defer); absent: a zero-delay timer. */
   readonly defer?: Defer;
   /** How a batch reply's reads are settled (see AccountLoaderOptions.pacing); absent: all at once. */
   readonly settlePacing?: SettlePacing;
@@ -44,10 +45,23 @@ export interface Platform {
    * absent: a zero-delay timer.
    */
   readonly yieldToLoop?: () => Promise<void>;
-  /** The connection's peer address (for the override rate limit). */
-  peerAddress(c: Context): string | undefined;
   /** Reads a request header (lower-case name) as `c.req.header(name)` would, without its cost; absent: that. */
   readonly requestHeader?: (c: Context, name: string) => string | undefined;
+  /**
+   * The key by which a listener in front of the app recognises a repeat of
+   * this request (see ResolveShortcut), or undefined when it would not;
+   * absent: no listener does.
+   */
+  readonly requestKey?: (c: Context) => string | undefined;
+}
+
+/** What a platform entry supplies; everything else is built here, with no platform API in reach. */
+export interface Platform {
+  readonly logger: Logger;
+  /** Builds the transports of one set of endpoints. */
+  transports(): TransportFactory;
+  /** The connection's peer address (for the override rate limit). */
+  peerAddress(c: Context): string | undefined;
   /** The packaged files of the `/docs` page (the app reads no files). */
   readonly docsAssets: DocsAssets;
   /**
@@ -60,14 +74,10 @@ export interface Platform {
   readonly telemetry?: Telemetry;
   /** When given, `GET /metrics` answers its rendering. */
   readonly metrics?: MetricsExporter;
-  /**
-   * The key by which a listener in front of the app recognises a repeat of
-   * this request (see ResolveShortcut), or undefined when it would not;
-   * absent: no listener does.
-   */
-  readonly requestKey?: (c: Context) => string | undefined;
   /** The host's clock in milliseconds, against which SRS expiries are compared; absent: Date.now. */
   readonly clock?: () => number;
+  /** Speed only (see Accelerators); absent: every default. */
+  readonly accelerators?: Accelerators;
 }
 
 export interface Gateway {
@@ -98,6 +108,7 @@ const yieldByTimer = (): Promise<void> => new Promise((resolve) => setTimeout(re
 /** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
 export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
   const perRequest = platform.endpointsPerRequest ?? false;
+  const accelerators = platform.accelerators ?? {};
   const { telemetry } = platform;
   const sharedCutoffs = perRequest ? cutoffMemory() : undefined;
   // Endpoint health outlives every set of endpoints (on Workers, one per request): plain state only.
@@ -126,8 +137,8 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         maxInFlight: config.rpcMaxInFlight,
         windowMs: config.batchWindowMs,
         maxQueuedKeys: 100_000,
-        ...(platform.defer && { defer: platform.defer }),
-        ...(platform.settlePacing && { pacing: platform.settlePacing }),
+        ...(accelerators.defer && { defer: accelerators.defer }),
+        ...(accelerators.settlePacing && { pacing: accelerators.settlePacing }),
       },
       transports: platform.transports(),
       telemetry,
@@ -144,7 +155,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     telemetry,
     srs: config.solSrsResolution,
     ...(platform.clock && { clock: platform.clock }),
-    yieldTurn: platform.yieldToLoop ?? yieldByTimer,
+    yieldTurn: accelerators.yieldToLoop ?? yieldByTimer,
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.
@@ -167,8 +178,8 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
       : undefined;
   // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
   const resolveShortcut =
-    shared && trusted && config.resolveCacheTtlMs > 0 && platform.requestKey
-      ? new ResolveShortcut({ resolver, endpoints: shared, logger: platform.logger, telemetry, keyOf: platform.requestKey })
+    shared && trusted && config.resolveCacheTtlMs > 0 && accelerators.requestKey
+      ? new ResolveShortcut({ resolver, endpoints: shared, logger: platform.logger, telemetry, keyOf: accelerators.requestKey })
       : undefined;
   const app = createApp({
     endpoints,
@@ -180,10 +191,11 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
-    yieldToLoop: platform.yieldToLoop ?? yieldByTimer,
+    bulkheads: routeBulkheads(config.bulkheads),
+    yieldToLoop: accelerators.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,
-    requestHeader: platform.requestHeader ?? ((c, name) => c.req.header(name)),
+    requestHeader: accelerators.requestHeader ?? ((c, name) => c.req.header(name)),
     docsAssets: platform.docsAssets,
     ...(resolveShortcut && { resolveShortcut }),
   });

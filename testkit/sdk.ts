@@ -78,7 +78,7 @@ interface SdkOracle {
 
 export const sdk = untypedSdk as unknown as SdkOracle;
 
-/** The record object the upstream proxy serializes for an SDK result (PROTOCOL §7.4); batch items carry their type. */
+/** The record object the upstream proxy serializes for an SDK result; batch items carry their type. */
 export function upstreamRecord(result: SdkRecordResult, type?: string) {
   return {
     ...(type !== undefined && { type }),

@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
  * The comparison point: what the upstream proxy does for `/resolve`, on Node
  * instead of a Worker. Per request a fresh `Connection` (commitment
  * `processed`), a finalized-slot read for every `.sol` name, then the official
- * SDK's `resolve`. Envelope, statuses and messages follow PROTOCOL.md §7.5 so
+ * SDK's `resolve`. Envelope, statuses and messages are the upstream proxy's, so
  * answers can be compared byte for byte with the gateway's.
  */
 

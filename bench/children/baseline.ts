@@ -1,3 +1,4 @@
+import "../../testkit/sdk-quiet.js";
 import { Agent, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";

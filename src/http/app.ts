@@ -67,7 +67,7 @@ const noNext = async (): Promise<void> => {};
  * the metrics and the log line, and what the route declared about its
  * answers (caching, wording): no route pattern overlaps another, so it is
  * the one Hono matched. A handler registered without a declaration answers
- * as `none` (never kept); test/http/architecture.test.ts fails on one.
+ * as `none` (never kept); test/architecture.test.ts fails on one.
  */
 function mountFramed(app: OpenAPIHono<AppEnv>, routes: OpenAPIHono<AppEnv>, frame: RequestFrame): void {
   for (const route of routes.routes) {

@@ -4,6 +4,7 @@ import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { Resolver } from "../service/resolver.js";
+import type { RouteBulkheads } from "../service/bulkhead.js";
 import type { Classified } from "./answer/classify.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
@@ -25,6 +26,8 @@ export interface BulkTally {
 
 /** What routes need from the rest of the gateway. */
 export interface AppDeps {
+  /** Concurrency limits of the heavy routes (service/bulkhead.ts). */
+  readonly bulkheads: RouteBulkheads;
   /** Picks a request's RPC endpoint (on Workers, endpoints built for that request alone). */
   readonly endpoints: EndpointSelector;
   readonly resolver: Resolver;

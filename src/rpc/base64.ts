@@ -16,7 +16,7 @@ function sextet(text: string, i: number): number {
 }
 
 /**
- * Bytes of canonical padded base64 (RFC 4648 §4: length a multiple of 4, the
+ * Bytes of canonical padded base64 (RFC 4648: length a multiple of 4, the
  * unused bits of the last group zero, as strict decoders insist); undefined
  * for anything else.
  */

@@ -134,9 +134,11 @@ export class Resolver {
   }
 
   /**
-   * A cache hit is answered at once: the key, or its protocol error thrown.
-   * A name whose TLD gate is open (`.sns`; `.sol` while the cutoff is known
-   * not reached) goes on without an async frame and promise that each
+   * `/resolve` of one name: with SRS on, a `.sol` name through its SRS record
+   * alone; otherwise the name service, past the TLD gate. A cache hit is
+   * answered at once: the key, or its protocol error thrown. A name whose TLD
+   * gate is open (`.sns`; `.sol` while the cutoff is known not reached, or
+   * with SRS on) goes on without an async frame and promise that each
    * request in flight would hold.
    */
   resolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {

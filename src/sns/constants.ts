@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit";
 
-/** Mainnet program ids and well-known accounts (PROTOCOL.md §1.1). */
+/** Mainnet program ids and well-known accounts. */
 export const NAME_PROGRAM_ID = "namesLPneVptA9Z5rqUDD9tMTWEJwofgaYwp8cawRkX" as Address;
 /** Parent of every top-level domain; `.sns` and legacy `.sol` share it. */
 export const SNS_ROOT_DOMAIN = "58PwtjSDuFHuUkYjH9BYnnQKHfwo9reZhC2zMJv9JPkx" as Address;

@@ -1,6 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { type MemoStats, SlabMemo } from "./slab-memo.js";
+import { createMemo } from "./memos.js";
+import type { MemoStats } from "./slab-memo.js";
 
 // Curve arithmetic in BigInt costs ~0.1 ms per point decode and ~2 ms per
 // signature check, while the answers are pure functions of the bytes: hot
@@ -16,8 +17,8 @@ const writeVerdict = (verdict: boolean) => (slab: Uint8Array, offset: number) =>
 export const ON_CURVE_MEMO_BYTES = 5 * 1024 * 1024;
 /** Signature checks of V1 SOL records, 92,000 fit: in a traffic-like mix, two names in five reach one. */
 export const SIGNATURE_MEMO_BYTES = 4 * 1024 * 1024;
-const onCurveMemo = new SlabMemo(ON_CURVE_MEMO_BYTES, VERDICT_BYTES);
-const signatureMemo = new SlabMemo(SIGNATURE_MEMO_BYTES, VERDICT_BYTES);
+const onCurveMemo = createMemo("onCurve", ON_CURVE_MEMO_BYTES, VERDICT_BYTES);
+const signatureMemo = createMemo("signatures", SIGNATURE_MEMO_BYTES, VERDICT_BYTES);
 
 /**
  * Same rule as web3.js `PublicKey.isOnCurve`: the 32 bytes decode as an

@@ -19,7 +19,8 @@ import {
   TOKEN_PROGRAM_ID,
 } from "./constants.js";
 import { decodesAsPoint } from "./curve.js";
-import { asciiFieldBytes, type MemoStats, readAscii, SlabMemo, writeAscii } from "./slab-memo.js";
+import { createMemo } from "./memos.js";
+import { asciiFieldBytes, type MemoStats, readAscii, writeAscii } from "./slab-memo.js";
 
 const PDA_MARKER = utf8.encode("ProgramDerivedAddress");
 const ZERO_KEY = new Uint8Array(32);
@@ -76,7 +77,7 @@ const ADDRESS_FIELD_BYTES = asciiFieldBytes(44);
  * and subdomains' parents: 78 bytes an entry, 67,000 fit.
  */
 export const KEY_MEMO_BYTES = 6 * 1024 * 1024;
-const memo = new SlabMemo(KEY_MEMO_BYTES, ADDRESS_FIELD_BYTES);
+const memo = createMemo("keys", KEY_MEMO_BYTES, ADDRESS_FIELD_BYTES);
 const readAddress = (slab: Uint8Array, offset: number) => readAscii(slab, offset) as Address;
 
 /** Names and memo keys are mostly short ASCII: copied here, they spare TextEncoder its allocation and native call. */
@@ -178,7 +179,7 @@ export interface ResolutionKeys {
  * percent) ask for it, from the per-key memo.
  */
 export const RESOLUTION_MEMO_BYTES = 28 * 1024 * 1024;
-const resolutionMemo = new SlabMemo(RESOLUTION_MEMO_BYTES, 4 * ADDRESS_FIELD_BYTES);
+const resolutionMemo = createMemo("resolutions", RESOLUTION_MEMO_BYTES, 4 * ADDRESS_FIELD_BYTES);
 
 const resolutionKeysAt = (slab: Uint8Array, offset: number): ResolutionKeys =>
   resolutionKeys(

@@ -5,7 +5,7 @@ import { bytesToAddress, toHex, tryDecodePublicKey, utf8 } from "./bytes.js";
 import { SnsError } from "./errors.js";
 import { Record, type RecordType } from "./record-types.js";
 
-/** Turns a record's raw content into its display string and back (§5.3). */
+/** Turns a record's raw content into its display string and back, per record type. */
 export interface ContentCodec {
   /** Throws `SnsError("INVALID_RECORD_DATA")` when the bytes have no string form. */
   readonly decode: (content: Uint8Array) => string;
@@ -119,8 +119,8 @@ const injectiveCodec: ContentCodec = {
 };
 
 /**
- * RFC 5952 §4.2 text: the longest run of two or more zero groups becomes
- * "::", and on a tie the first run wins (§4.2.3). Upstream's ipaddr.js
+ * RFC 5952 text: the longest run of two or more zero groups becomes
+ * "::", and on a tie the first run wins. Upstream's ipaddr.js
  * ranks runs by the length of its regex match, where an interior run carries
  * an extra ":", so it prints `0:0:1::1:1:1` where RFC 5952 requires
  * `::1:0:0:1:1:1`; the gateway follows the RFC (a deliberate difference).
@@ -202,7 +202,7 @@ export function getContentCodec(type: RecordType): ContentCodec | undefined {
 }
 
 /**
- * Display string of a record's content (§5.3). Throws
+ * Display string of a record's content. Throws
  * `SnsError("INVALID_RECORD_DATA")` for content with no string form,
  * including any `background` content.
  */

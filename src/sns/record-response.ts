@@ -6,7 +6,7 @@ import { verifyRecordV2 } from "./record-verify.js";
 import { type RecordV2Header, decodeRecordV2 } from "./layouts/record-v2.js";
 
 /**
- * JSON body for one V2 record (§7.4). Keys are declared in upstream's
+ * JSON body for one V2 record, as upstream's `/record-v2` writes it. Keys are declared in upstream's
  * serialization order: `deserialized, stale, roa, record`.
  */
 export interface RecordResponse {

@@ -3,7 +3,7 @@ import { GUARDIAN_KEY } from "./constants.js";
 import { ETH_ROA_RECORDS, GUARDIAN_RECORDS, type RecordType, SELF_SIGNED_RECORDS } from "./record-types.js";
 import { type RecordV2, Validation } from "./layouts/record-v2.js";
 
-/** Outcome of checking a V2 record against its domain (§5.2), shaped like the SDK's `verified`. */
+/** Outcome of checking a V2 record against its domain (staleness and right of association), shaped like the SDK's `verified`. */
 export interface RecordVerification {
   /** The staleness id is the domain's current owner, signed as a Solana key. */
   readonly staleness: boolean;

@@ -17,7 +17,7 @@ import { asGateway, isIpv6TieCase } from "./records-ipv6.js";
  * 3.0.26 (`getRecordV2`, `getMultipleRecordsV2`, as the upstream proxy calls
  * them), both reading the same random chain state from the localnet over
  * JSON-RPC. SDK outcomes go through the upstream proxy's error mapping
- * (PROTOCOL §7.5) and must match the gateway's status, message and body,
+ * (as bench/baseline/app.ts answers) and must match the gateway's status, message and body,
  * except for these documented improvements:
  *
  *  1. Records the SDK fails on with a generic exception (undecodable
@@ -126,7 +126,7 @@ interface HttpAnswer {
 const errorBody = (message: string): string => JSON.stringify({ s: "error", result: message });
 const okBody = (result: unknown): string => JSON.stringify({ s: "ok", result });
 
-/** PROTOCOL §7.5, rows that record reads can reach. */
+/** Upstream's error answers that record reads can reach. */
 function proxyError(error: unknown, route: "record" | "records"): HttpAnswer {
   const { message, type } = error as { message?: string; type?: string };
   const answer = (status: number, text: string): HttpAnswer => ({ status, body: errorBody(text) });
@@ -148,7 +148,7 @@ function proxyError(error: unknown, route: "record" | "records"): HttpAnswer {
 /** Records compared where difference 4 applied, so a skewed generator cannot skip it unnoticed. */
 let ipv6TieCases = 0;
 
-/** The record object upstream serializes (§7.4), with the gateway's IPv6 text (difference 4). */
+/** The record object upstream serializes, with the gateway's IPv6 text (difference 4). */
 function recordObject(result: SdkRecordResult, type: RecordType, withType: boolean): unknown {
   if (result.deserializedContent !== undefined && isIpv6TieCase(type, result.retrievedRecord.getContent())) ipv6TieCases++;
   return JSON.parse(JSON.stringify(upstreamRecord(asGateway(result, type), withType ? type : undefined)));

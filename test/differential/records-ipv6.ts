@@ -5,7 +5,7 @@ import type { SdkRecordResult } from "../../testkit/sdk.js";
 /*
  * The one place where the gateway's record text knowingly differs from the
  * official SDK: IPv6 content whose leading run of zero groups is as long as a
- * later interior run. RFC 5952 §4.2.3 shortens the first; the SDK's bundled
+ * later interior run. RFC 5952 shortens the first; the SDK's bundled
  * ipaddr.js shortens the interior one (`0:0:1::1:1:1` for `::1:0:0:1:1:1`).
  */
 

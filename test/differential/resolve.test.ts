@@ -23,7 +23,7 @@ import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../testkit/
  * "processed", as the upstream proxy builds its Connection) and the gateway
  * over real HTTP resolve the same randomly generated chain states, all in one
  * ledger, and must agree on every outcome through the upstream proxy's error
- * mapping (PROTOCOL §7.5). Each state also carries the generator's prediction
+ * mapping (as bench/baseline/app.ts answers). Each state also carries the generator's prediction
  * of the SDK outcome, which is checked as well, so a label cannot claim a
  * branch its state does not reach.
  *

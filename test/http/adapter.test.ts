@@ -31,6 +31,31 @@ describe.skipIf(onWorkerd)("answers written below the app are in the envelope, w
   });
 });
 
+// Node hands CONNECT requests to "connect" listeners with the raw socket (src/platform/node/listener.ts).
+describe.skipIf(onWorkerd)("CONNECT, and every other method Node's parser accepts, gets an envelope answer", () => {
+  it.each([
+    ["CONNECT on a route's path", "CONNECT /resolve/plain.sns HTTP/1.1\r\nHost: gateway\r\n\r\n", 405, "Method not allowed"],
+    ["CONNECT elsewhere", "CONNECT /nowhere HTTP/1.1\r\nHost: gateway\r\n\r\n", 404, "Not found"],
+    ["CONNECT to an authority (a proxy request)", "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 400, "Bad request"],
+  ])("%s", async (_, text, status, message) => {
+    const answer = await rawExchange(stack.gateway.url, text);
+    expect([answer.status, answer.body]).toEqual([status, envelope(message)]);
+    expect(answer.headers["content-type"]).toBe("application/json");
+    expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    if (status === 405) expect(answer.headers.allow).toBe("GET, HEAD, OPTIONS");
+  });
+
+  it("every method in http.METHODS, on a route's path and on an authority target", async () => {
+    const { METHODS } = await import("node:http");
+    for (const method of METHODS.filter((m) => m !== "HEAD" && m !== "OPTIONS")) {
+      for (const target of ["/resolve/plain.sns", "example.com:443"]) {
+        const answer = await rawExchange(stack.gateway.url, `${method} ${target} HTTP/1.1\r\nHost: g\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        expect([method, target, answer.headers["content-type"], answer.body.startsWith('{"s":')]).toEqual([method, target, "application/json", true]);
+      }
+    }
+  });
+});
+
 // HEADERS_TIMEOUT_MS is a Node server setting; Workers get requests whole from the edge.
 describe.skipIf(onWorkerd)("slow clients", () => {
   it("a socket that never finishes its headers gets 408 in the envelope after HEADERS_TIMEOUT_MS", async () => {

@@ -100,7 +100,8 @@ describe("one request naming a server that lists N items", () => {
       `8 at once: ${statuses.join("/")}, ${listing.stats.calls} JSON-RPC calls, /health worst ${Math.round(outcome.healthWorstMs)} ms, ` +
         `peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`,
     );
-    expect(statuses).toEqual(CASES.slice(0, 8).map(([, , expected]) => expected.status));
+    // Together, their answers may also fill the override answer memory: refused at once, 503.
+    CASES.slice(0, 8).forEach(([, , expected], i) => expect(expected.status === 502 ? [502, 503] : [expected.status]).toContain(statuses[i]));
     expect(outcome.body).toEqual({ s: "ok", result: identity("bob").address });
     expect(listing.stats.calls).toBeLessThanOrEqual(8 * OVERRIDE_BUDGET.maxCalls);
     expect(outcome.healthWorstMs).toBeLessThan(1000);

@@ -160,6 +160,61 @@ describe("a flapping endpoint", () => {
   });
 });
 
+describe("the request's budget (RPC_BUDGET_*)", () => {
+  it("pays for every endpoint tried", async () => {
+    // What one warm request costs on a healthy endpoint, in JSON-RPC calls.
+    const probe = await gatewayOver([first.url, second.url]);
+    await resolveArt(probe);
+    first.resetStats();
+    await resolveArt(probe);
+    const calls = first.stats.calls;
+    expect(calls).toBeGreaterThan(0);
+    for (const [budget, status] of [
+      [calls, 502],
+      [calls * 2, 200],
+    ] as const) {
+      const gateway = await gatewayOver([first.url, second.url], { RPC_BUDGET_CALLS: String(budget) });
+      expect((await resolveArt(gateway)).status).toBe(200);
+      first.setFault({ kind: "http-status", status: 503, times: 1 });
+      // The failed attempt and the failover are both paid: only a budget with room for both answers.
+      expect((await resolveArt(gateway)).status).toBe(status);
+      first.setFault(null);
+    }
+  });
+
+  it("ends a read over every endpoint by the request's deadline", async () => {
+    const gateway = await gatewayOver([first.url, second.url], { RPC_TIMEOUT_MS: "5000", RPC_BUDGET_MS: "600" });
+    expect((await resolveArt(gateway)).status).toBe(200);
+    first.setFault({ kind: "hang" });
+    second.setFault({ kind: "hang" });
+    try {
+      const started = performance.now();
+      expect((await resolveArt(gateway)).status).toBe(502);
+      expect(performance.now() - started).toBeLessThan(1500);
+    } finally {
+      first.setFault(null);
+      second.setFault(null);
+    }
+  });
+});
+
+describe("an rpc override", () => {
+  it("stays one endpoint, even when it names one of RPC_URL's", async () => {
+    const gateway = await gatewayOver([first.url, second.url], { ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+    first.setFault({ kind: "http-status", status: 503 });
+    second.resetStats();
+    try {
+      const answer = await request(gateway.url, `/resolve/art.sol?rpc=${encodeURIComponent(first.url)}`);
+      expect(answer.status).toBe(502);
+      expect(second.stats.httpRequests).toBe(0);
+      // Without the override, the same read fails over.
+      expect((await resolveArt(gateway)).body).toEqual({ s: "ok", result: alice });
+    } finally {
+      first.setFault(null);
+    }
+  });
+});
+
 describe("hedging (RPC_HEDGE_MS)", () => {
   it("sends a slow read to the next endpoint too and takes the first answer", async () => {
     const gateway = await gatewayOver([first.url, second.url], { RPC_HEDGE_MS: "50", RPC_TIMEOUT_MS: "5000" });
@@ -168,6 +223,10 @@ describe("hedging (RPC_HEDGE_MS)", () => {
       const started = performance.now();
       expect((await resolveArt(gateway)).body).toEqual({ s: "ok", result: alice });
       expect(performance.now() - started).toBeLessThan(1000);
+      if (!onWorkerd) {
+        const metrics = (await request(gateway.url, "/metrics")).text;
+        expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_events_total", { endpoint: host(second), event: "hedge" })).toBeGreaterThanOrEqual(1);
+      }
     } finally {
       first.setLatency(0);
     }

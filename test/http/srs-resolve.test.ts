@@ -272,6 +272,17 @@ describe("GET /safe-resolve/<name>.sol, SOL_SRS_RESOLUTION=on", () => {
     expect(stack.localnet.stats).toMatchObject({ httpRequests: 1, methods: { getMultipleAccounts: 1 } });
   });
 
+  it("the name-service side reads no slot: past the cutoff it still cross-checks", async () => {
+    stack.localnet.ledger.slot = 500_000_000;
+    try {
+      expect((await stack.get("/safe-resolve/v1-sol.sol")).body).toEqual(ok(key("dave")));
+      expect((await stack.get("/safe-resolve/v2-sol.sol")).status).toBe(409);
+      expect(stack.localnet.stats.methods.getSlot).toBeUndefined();
+    } finally {
+      stack.localnet.ledger.slot = 300_000_000;
+    }
+  });
+
   it("the same chain state always gives the same answer when both sides fail", async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => stack.get("/safe-resolve/invalid-roa.sol")));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([404]));
@@ -380,37 +391,40 @@ describe("round trips, counted on the RPC", () => {
     stack.localnet.resetStats();
     const answer = "get" in gateway ? await gateway.get(path) : await request(gateway.url, path);
     expect(answer.status).toBe(200);
-    return stack.localnet.stats;
+    const { roundTrips, httpRequests, calls, methods } = stack.localnet.stats;
+    return { roundTrips, httpRequests, calls, methods };
   };
   it("a public-key owner: one getMultipleAccounts (record and canonical mint)", async () => {
-    expect(await counted(stack, "/resolve/plain.sol")).toMatchObject({ httpRequests: 1, calls: 1, methods: { getMultipleAccounts: 1 } });
+    expect(await counted(stack, "/resolve/plain.sol")).toEqual({ roundTrips: 1, httpRequests: 1, calls: 1, methods: { getMultipleAccounts: 1 } });
   });
   it("a token owner: three sequential round trips the first time, one once its holder account is known", async () => {
     expect(await counted(stack, "/resolve/srs-rt-token.sol")).toEqual({
+      roundTrips: 3,
       httpRequests: 3,
       calls: 3,
       methods: { getMultipleAccounts: 2, getTokenLargestAccounts: 1 },
     });
     expect(await counted(stack, "/resolve/srs-rt-token.sol")).toEqual({
+      roundTrips: 1,
       httpRequests: 1,
       calls: 2,
       methods: { getMultipleAccounts: 1, getTokenLargestAccounts: 1 },
     });
   });
   it("a program-list PDA owner takes one more read, as on .sns", async () => {
-    expect((await counted(programPda, "/resolve/srs-pda-allowed.sol")).httpRequests).toBe(2);
-    expect((await counted(programPda, "/resolve/srs-rt-pda-holder.sol")).httpRequests).toBe(4);
-    expect((await counted(programPda, "/resolve/srs-rt-pda-holder.sol")).httpRequests).toBe(2);
+    expect((await counted(programPda, "/resolve/srs-pda-allowed.sol")).roundTrips).toBe(2);
+    expect((await counted(programPda, "/resolve/srs-rt-pda-holder.sol")).roundTrips).toBe(4);
+    expect((await counted(programPda, "/resolve/srs-rt-pda-holder.sol")).roundTrips).toBe(2);
   });
   it("/safe-resolve: both registries in the same round trips", async () => {
-    expect(await counted(stack, "/safe-resolve/plain.sol")).toMatchObject({ httpRequests: 1, methods: { getMultipleAccounts: 1 } });
+    expect(await counted(stack, "/safe-resolve/plain.sol")).toMatchObject({ roundTrips: 1, httpRequests: 1, methods: { getMultipleAccounts: 1 } });
     // Tokenized in both registries: three round trips, then one once both holders are known.
     expect(await counted(stack, "/safe-resolve/srs-rt-both.sol")).toMatchObject({
-      httpRequests: 3,
+      roundTrips: 3,
       methods: { getMultipleAccounts: 2, getTokenLargestAccounts: 2 },
     });
     expect(await counted(stack, "/safe-resolve/srs-rt-both.sol")).toMatchObject({
-      httpRequests: 1,
+      roundTrips: 1,
       methods: { getMultipleAccounts: 1, getTokenLargestAccounts: 2 },
     });
   });

@@ -52,7 +52,7 @@ const pk = (address: string) => new PublicKey(address);
 const ok = (result: unknown) => ({ s: "ok", result });
 const error = (message: string) => ({ s: "error", result: message });
 
-/** What upstream answers for an SDK outcome (§7.5), thrown errors by their type. */
+/** What upstream answers for an SDK outcome (as bench/baseline/app.ts answers), thrown errors by their type. */
 async function upstream<T>(run: () => Promise<T>, notFound = "Resource not found"): Promise<{ status: number; body: unknown }> {
   try {
     return { status: 200, body: ok(JSON.parse(JSON.stringify(await run()))) };
@@ -77,7 +77,7 @@ describe("name → key routes (no RPC)", () => {
     expect(answer.body).toEqual(ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58()));
   });
 
-  it("PROTOCOL vectors 1, 15 and 16", async () => {
+  it("the SDK's own vectors 1, 15 and 16", async () => {
     expect((await stack.get("/domain-key/bonfida")).body).toEqual(ok("Crf8hzfthWGbGbLTVCiqRqV5MVnbpHB1L9KQMd6gsinb"));
     expect((await stack.get("/reverse-key/bonfida")).body).toEqual(ok("DqgmWxe2PPrfy45Ja3UPyFGwcbRzkRuwXt3NyxjX8krg"));
     expect((await stack.get("/reverse-key/dex.bonfida")).body).toEqual(ok("6tAdEpjsrzHuRqJW3XMXEV7DFyCWW4giW6mW4bgvhcYV"));

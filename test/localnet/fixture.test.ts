@@ -107,7 +107,7 @@ describe("demo fixture: bonfida", () => {
     expect(ed25519.verify(signature, hexMessage.subarray(0, 64), identity("alice").publicKey)).toBe(false);
   });
 
-  it("V2 SOL record: class, validations, ids and content at §3.3 offsets", () => {
+  it("V2 SOL record: class, validations, ids and content at the V2 layout's offsets", () => {
     const { data } = account(BONFIDA_SOL_V2);
     expect(key(data, 0)).toBe(BONFIDA);
     expect(key(data, 32)).toBe(identity("alice").address);

@@ -60,7 +60,7 @@ describe("official SDK resolve() against the localnet", () => {
     expect((await resolve(connection, "vault", { allowPda: "any" })).toBase58()).toBe(pdaAddress("treasury"));
   });
 
-  it("issues the documented call sequence (§4.4)", async () => {
+  it("issues the SDK's call sequence", async () => {
     localnet.resetStats();
     await resolve(connection, "bonfida");
     expect(localnet.stats.methods).toEqual({ getMultipleAccounts: 1, getTokenLargestAccounts: 1, getAccountInfo: 1 });

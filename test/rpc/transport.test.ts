@@ -14,6 +14,20 @@ beforeAll(async () => {
 });
 afterAll(() => localnet.close());
 
+/** A post through `dispatcher` to `host` at the localnet's port fails as refused, and the localnet sees nothing. */
+async function expectRefusedAtConnect(host: string, dispatcher: ReturnType<typeof createPublicOnlyDispatcher>): Promise<void> {
+  const transport = createHttpTransport(`http://${host}:${new URL(localnet.url).port}`, {
+    dispatcher,
+    timeoutMs: 2000,
+    maxResponseBytes: 1 << 20,
+    budget: new ByteBudget(1 << 24),
+  });
+  localnet.resetStats();
+  await expect(transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).rejects.toBeInstanceOf(RpcEndpointRefusedError);
+  expect(localnet.stats.httpRequests).toBe(0);
+  await dispatcher.close();
+}
+
 describe("public-only connections", () => {
   it("refuses names whose DNS answer is not public", async () => {
     const outcome = await new Promise<unknown>((resolve) =>
@@ -23,19 +37,8 @@ describe("public-only connections", () => {
   });
 
   it("refuses at connect time, before a byte is sent (DNS rebinding included)", async () => {
-    const dispatcher = createPublicOnlyDispatcher();
-    const port = new URL(localnet.url).port;
     // Bypasses the URL rules on purpose: the connect-time guard must hold on its own.
-    const transport = createHttpTransport(`http://localhost:${port}`, {
-      dispatcher,
-      timeoutMs: 2000,
-      maxResponseBytes: 1 << 20,
-      budget: new ByteBudget(1 << 24),
-    });
-    localnet.resetStats();
-    await expect(transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).rejects.toBeInstanceOf(RpcEndpointRefusedError);
-    expect(localnet.stats.httpRequests).toBe(0);
-    await dispatcher.close();
+    await expectRefusedAtConnect("localhost", createPublicOnlyDispatcher());
   });
 
   it("caps the size of an answer", async () => {
@@ -170,17 +173,7 @@ describe("connect-time DNS check of IPv6 answers carrying an IPv4", () => {
     const { publicOnlyLookupVia } = await import("../../src/rpc/transport/undici.js");
     const answers = (_host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) =>
       callback(null, [{ address, family: 6 }]);
-    const dispatcher = createPublicOnlyDispatcher(publicOnlyLookupVia(answers as never));
-    const transport = createHttpTransport(`http://rpc.example.com:${new URL(localnet.url).port}`, {
-      dispatcher,
-      timeoutMs: 2000,
-      maxResponseBytes: 1 << 20,
-      budget: new ByteBudget(1 << 24),
-    });
-    localnet.resetStats();
-    await expect(transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).rejects.toBeInstanceOf(RpcEndpointRefusedError);
-    expect(localnet.stats.httpRequests).toBe(0);
-    await dispatcher.close();
+    await expectRefusedAtConnect("rpc.example.com", createPublicOnlyDispatcher(publicOnlyLookupVia(answers as never)));
   });
 
   it("a public answer in one of these forms is let through to the connection", async () => {

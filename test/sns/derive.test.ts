@@ -11,7 +11,7 @@ import {
 } from "../../src/sns/derive.js";
 import { deriveResolutionKeys } from "../../src/sns/queries/resolve.js";
 
-// Vectors from PROTOCOL.md §2.4 (computed with the official SDK 3.0.26).
+// Vectors computed with the official SDK 3.0.26.
 describe("key derivation vectors", () => {
   const bonfida = deriveDomainKey("bonfida");
   const dex = deriveDomainKey("dex.bonfida");

@@ -205,7 +205,7 @@ describe("decodeRecordContent", () => {
       expect(sdkDecode("AAAA", content)).toBe(expected);
     });
 
-    // RFC 5952 §4.2.3: on a tie the first longest run is shortened. The SDK's
+    // RFC 5952: on a tie the first longest run is shortened. The SDK's
     // ipaddr.js prefers an interior run over an equally long leading one.
     it.each([
       [[0, 0, 1, 0, 0, 1, 1, 1], "::1:0:0:1:1:1", "0:0:1::1:1:1"],

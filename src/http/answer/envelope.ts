@@ -77,6 +77,16 @@ export function envelopeHeaders(
 }
 
 /**
+ * Headers a step before the route decides for whatever answer the request
+ * gets (the override rate limit's `RateLimit-*`): kept on Hono's context,
+ * which then builds the answer and keeps them (see `envelopeAnswer`).
+ */
+export function addAnswerHeaders(c: Context<AppEnv>, headers: Readonly<Record<string, string>>): void {
+  c.set("contextHeaders", true);
+  for (const name in headers) c.header(name, headers[name]);
+}
+
+/**
  * An envelope answer carries all of its headers in one plain record, built
  * here from what the middlewares decided before the route ran (the request
  * id, the Cache-Control of a success). On Node, @hono/node-server hands a

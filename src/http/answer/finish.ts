@@ -1,12 +1,11 @@
 import type { Context } from "hono";
-import type { Logger } from "../../logger.js";
+import type { Logger, RequestLine } from "../../logger.js";
 import { type Telemetry, httpMethodLabel } from "../../telemetry.js";
 import type { AppEnv, BulkTally } from "../deps.js";
 import type { RpcUsage } from "../frame/rpc-usage.js";
 import { cacheControlFor } from "./cache-control.js";
 import type { Classified } from "./classify.js";
 import { hasAllHeaders } from "./envelope.js";
-import { writeRequestLine } from "./request-log.js";
 
 /** Where answers are reported. */
 export interface AnswerSinks {
@@ -17,7 +16,9 @@ export interface AnswerSinks {
 /**
  * Counts an answered request and writes its one log line: every answer the
  * gateway gives, inside the app or before it (repeat-answer.ts), is
- * reported here.
+ * reported here. The line never holds the path's query string or the `rpc`
+ * parameter: an override URL may carry an API key, so only whether one was
+ * given (`rpcGiven`) is written.
  */
 export function recordAnswer(
   sinks: AnswerSinks,
@@ -32,7 +33,26 @@ export function recordAnswer(
   bulk?: BulkTally,
 ): void {
   sinks.telemetry.httpRequestFinished(route, httpMethodLabel(method), status, seconds);
-  writeRequestLine(sinks.logger, requestId, method, route, status, seconds, usage, rpcGiven, failure, bulk);
+  const line: RequestLine = {
+    reqId: requestId,
+    method,
+    route,
+    status,
+    ms: Math.round(seconds * 100_000) / 100,
+    rpcCalls: usage?.calls ?? 0,
+    rpcAccounts: usage?.accounts ?? 0,
+    rpcOverride: rpcGiven,
+  };
+  if (failure !== undefined) line.error = failure.code;
+  if (bulk) {
+    line.names = bulk.names;
+    line.distinctNames = bulk.distinct;
+    line.items = bulk.items;
+    line.jsonRpcCalls = bulk.jsonRpcCalls;
+  }
+  const { logger } = sinks;
+  if (logger.request) logger.request(line);
+  else logger.info(line, "request");
 }
 
 /**

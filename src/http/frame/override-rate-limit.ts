@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { LRUCache } from "lru-cache";
 import type { CostAllowance } from "../../rpc/request-budget.js";
 import type { AppEnv } from "../deps.js";
-import { fail } from "../answer/envelope.js";
+import { addAnswerHeaders, fail } from "../answer/envelope.js";
 
 /**
  * The client's address: the socket's peer, or — only when an operator names
@@ -78,17 +78,14 @@ export function overrideRateLimit(
     const now = Date.now();
     const remaining = window.remaining(now);
     const reset = String(window.resetSeconds(now));
-    // Headers put on the context (`c.header`): the answer must keep them. Remaining: the calls
-    // left when the request was let in (its own are taken as they are sent).
-    c.set("contextHeaders", true);
-    c.header("RateLimit-Policy", `${callsPerMinute};w=60`);
-    c.header("RateLimit-Limit", String(callsPerMinute));
-    c.header("RateLimit-Remaining", String(Math.max(0, remaining)));
-    c.header("RateLimit-Reset", reset);
-    if (remaining <= 0) {
-      c.header("Retry-After", reset);
-      return Promise.resolve(fail(c, 429, "Too many requests"));
-    }
+    // Remaining: the calls left when the request was let in (its own are taken as they are sent).
+    addAnswerHeaders(c, {
+      "RateLimit-Policy": `${callsPerMinute};w=60`,
+      "RateLimit-Limit": String(callsPerMinute),
+      "RateLimit-Remaining": String(Math.max(0, remaining)),
+      "RateLimit-Reset": reset,
+    });
+    if (remaining <= 0) return Promise.resolve(fail(c, 429, "Too many requests", { headers: { "Retry-After": reset } }));
     c.set("costAllowance", window);
     return next();
   };

@@ -1,4 +1,4 @@
-/** What upstream's `cors({ origin: "*" })` answers to a preflight (PROTOCOL §7.7). */
+/** What upstream's `cors({ origin: "*" })` (Hono's cors middleware) answers to a preflight. */
 const ALLOW_METHODS = "GET,HEAD,PUT,POST,DELETE,PATCH";
 
 /**

@@ -108,7 +108,7 @@ export const parentNameParam = withPlainCheck(
 const recordType = z.enum(Record);
 
 export const recordTypeParam = recordType.openapi({
-  description: "A record type, exact and case-sensitive (see `/types/record`).",
+  description: "A record type, exact and case-sensitive (the record types route lists them).",
   example: "SOL",
 });
 

@@ -24,7 +24,7 @@ const recordV2Fields = {
   deserialized: z
     .string()
     .optional()
-    .describe("The decoded content; absent for `background` records (and, in `/records-v2`, for undecodable content)."),
+    .describe("The decoded content; absent for `background` records (and, in a batch of records, for undecodable content)."),
   stale: z.boolean().describe("False only when the record's staleness id is the domain's current owner."),
   roa: z.boolean().optional().describe("Right of association verified; present for types with a verifier."),
   record: z

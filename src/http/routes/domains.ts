@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { listWalletDomains } from "../../sns/queries/wallet-domains.js";
 import type { AppDeps, AppEnv } from "../deps.js";
+import { namesOverride } from "../frame/endpoint.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeyParam } from "../openapi/request-schemas.js";
@@ -23,7 +24,7 @@ export function domainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
       rpc: true,
       cache: "chain",
       result: z.array(WalletDomain),
-      errors: { 400: ["Invalid input"], 422: ["Record is malformed"] },
+      errors: { 400: ["Invalid input"], 422: ["Record is malformed"], 503: ["Service overloaded"] },
       examples: {
         tokenized: {
           summary: "A wallet holding one tokenized domain",
@@ -35,9 +36,13 @@ export function domainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
         "not-a-key": { summary: "Not a public key", params: { owner: "bonfida" }, status: 400, body: { s: "error", result: "Invalid input" } },
       },
     },
-    async (c, { params }) => {
-      const endpoint = c.get("rpc")();
-      return ok(c, await listWalletDomains(endpoint, params.owner, deps.tokenizedSource(endpoint)));
+    // With `rpc`, the override's server sizes the lists: such requests share a bulkhead.
+    (c, { params }) => {
+      const answer = async () => {
+        const endpoint = c.get("rpc")();
+        return ok(c, await listWalletDomains(endpoint, params.owner, deps.tokenizedSource(endpoint)));
+      };
+      return namesOverride(c.req.query("rpc")) ? deps.bulkheads.overrideLists.run(1, answer) : answer();
     },
   );
   return routes;

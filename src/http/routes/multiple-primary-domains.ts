@@ -1,12 +1,12 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { findPrimaryDomains } from "../../sns/queries/primary-domains.js";
-import type { AppEnv } from "../deps.js";
+import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeysParam } from "../openapi/request-schemas.js";
 
 /** One primary name (or null) per wallet of a 1–100 comma-separated list, in its order. */
-export function multiplePrimaryDomainsRoute(): OpenAPIHono<AppEnv> {
+export function multiplePrimaryDomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
   const routes = new OpenAPIHono<AppEnv>();
   documentedGet(
     routes,
@@ -22,7 +22,7 @@ export function multiplePrimaryDomainsRoute(): OpenAPIHono<AppEnv> {
       rpc: true,
       cache: "chain",
       result: z.array(z.string().nullable()),
-      errors: { 400: ["Invalid input"] },
+      errors: { 400: ["Invalid input"], 503: ["Service overloaded"] },
       examples: {
         wallets: {
           summary: "Five wallets, two without a primary domain",
@@ -38,7 +38,9 @@ export function multiplePrimaryDomainsRoute(): OpenAPIHono<AppEnv> {
         },
       },
     },
-    async (c, { params }) => ok(c, await findPrimaryDomains(c.get("rpc")(), params.owners)),
+    // Bulkhead: wallets looked up at once, whatever the number of requests asking.
+    (c, { params }) =>
+      deps.bulkheads.wallets.run(params.owners.length, async () => ok(c, await findPrimaryDomains(c.get("rpc")(), params.owners))),
   );
   return routes;
 }

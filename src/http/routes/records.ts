@@ -2,7 +2,7 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { deriveDomainKey, deriveRecordV2Key } from "../../sns/derive.js";
 import { readRecordV2, readRecordsV2 } from "../../sns/queries/records.js";
 import { Record } from "../../sns/record-types.js";
-import type { AppEnv } from "../deps.js";
+import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { domainNameParam, recordsQueryParam, recordTypeParam } from "../openapi/request-schemas.js";
@@ -28,10 +28,10 @@ const PROFILE_BACKGROUND = {
 };
 
 /**
- * Record reads (§7.3): `/record-key-v2` and `/types/record` need no RPC;
+ * Record reads: `/record-key-v2` and `/types/record` need no RPC;
  * `/record-v2` and `/records-v2` read everything in one account fetch.
  */
-export function recordRoutes(): OpenAPIHono<AppEnv> {
+export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
   const routes = new OpenAPIHono<AppEnv>();
 
   documentedGet(
@@ -113,7 +113,7 @@ export function recordRoutes(): OpenAPIHono<AppEnv> {
       rpc: true,
       cache: "chain",
       result: z.array(RecordV2BatchItem),
-      errors: { 400: ["Invalid input"], 404: ["Domain not found"], 422: ["Record is malformed"] },
+      errors: { 400: ["Invalid input"], 404: ["Domain not found"], 422: ["Record is malformed"], 503: ["Service overloaded"] },
       examples: {
         several: {
           summary: "Two records asked, one missing (BTC): omitted",
@@ -138,7 +138,9 @@ export function recordRoutes(): OpenAPIHono<AppEnv> {
         },
       },
     },
-    async (c, { params, query }) => ok(c, await readRecordsV2(c.get("rpc")(), params.domain, query.records)),
+    // Bulkhead: records decoded and answered at once, whatever the number of requests asking.
+    (c, { params, query }) =>
+      deps.bulkheads.records.run(query.records.length, async () => ok(c, await readRecordsV2(c.get("rpc")(), params.domain, query.records))),
   );
 
   documentedGet(

@@ -1,12 +1,13 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { listSubdomains } from "../../sns/queries/subdomains.js";
-import type { AppEnv } from "../deps.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { namesOverride } from "../frame/endpoint.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { parentNameParam } from "../openapi/request-schemas.js";
 
 /** Sub labels of a one-label parent that have a reverse record. */
-export function subdomainsRoute(): OpenAPIHono<AppEnv> {
+export function subdomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
   const routes = new OpenAPIHono<AppEnv>();
   documentedGet(
     routes,
@@ -19,7 +20,7 @@ export function subdomainsRoute(): OpenAPIHono<AppEnv> {
       rpc: true,
       cache: "chain",
       result: z.array(z.string()),
-      errors: { 400: ["Invalid input"], 422: ["Record is malformed"] },
+      errors: { 400: ["Invalid input"], 422: ["Record is malformed"], 503: ["Service overloaded"] },
       examples: {
         parent: { summary: "A parent with one subdomain", params: { parent: "bonfida" }, status: 200, body: { s: "ok", result: ["dex"] } },
         none: { summary: "No subdomains", params: { parent: "plain" }, status: 200, body: { s: "ok", result: [] } },
@@ -31,7 +32,11 @@ export function subdomainsRoute(): OpenAPIHono<AppEnv> {
         },
       },
     },
-    async (c, { params }) => ok(c, await listSubdomains(c.get("rpc")(), params.parent)),
+    // With `rpc`, the override's server sizes the lists: such requests share a bulkhead.
+    (c, { params }) => {
+      const answer = async () => ok(c, await listSubdomains(c.get("rpc")(), params.parent));
+      return namesOverride(c.req.query("rpc")) ? deps.bulkheads.overrideLists.run(1, answer) : answer();
+    },
   );
   return routes;
 }

@@ -27,12 +27,14 @@ export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
     metrics,
     logger,
     transports: () => createNodeTransports({ allowPrivate: config.allowPrivateRpcOverride }),
-    defer: deferToCheckPhase,
-    yieldToLoop: () => new Promise((resolve) => setImmediate(resolve)),
-    settlePacing: nodeSettlePacing(config.rpcSettleSlice),
+    accelerators: {
+      defer: deferToCheckPhase,
+      yieldToLoop: () => new Promise((resolve) => setImmediate(resolve)),
+      settlePacing: nodeSettlePacing(config.rpcSettleSlice),
+      requestHeader: nodeRequestHeader,
+      requestKey: nodeContextRequestKey,
+    },
     peerAddress: (c) => getConnInfo(c).remote.address,
-    requestHeader: nodeRequestHeader,
-    requestKey: nodeContextRequestKey,
     docsAssets: nodeDocsAssets(),
   };
 }

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { type IncomingMessage, type Server, ServerResponse, createServer } from "node:http";
 import type { Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "../../logger.js";
@@ -76,6 +76,22 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
     const { status, message } = parserFailure(error.code);
     logger.info({ status, error: error.code ?? "client error" }, "request refused by the HTTP parser");
     socket.end(outsideAppBytes(status, message));
+  });
+
+  // CONNECT: Node hands the raw socket to "connect" listeners (and, without one, closes it with no
+  // answer). It is answered as any other request: through the app (405 on a route's path, 404
+  // elsewhere, 400 for an authority-form target), on a response written to that socket, which is
+  // closed once the answer is out.
+  server.on("connect", (request: IncomingMessage, socket: Socket) => {
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket);
+    response.once("finish", () => {
+      response.detachSocket(socket);
+      socket.end();
+    });
+    socket.once("error", () => socket.destroy());
+    server.emit("request", request, response);
   });
 
   const inFlight = new Set<ServerResponse>();

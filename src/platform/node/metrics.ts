@@ -12,6 +12,14 @@ import type {
 } from "../../telemetry.js";
 import { type CounterChild, type HistogramChild, PlainCounter, PlainHistogram } from "./plain-metrics.js";
 
+/** Adds one to the series of `labels` (made on first use, kept in `series` by its label values). */
+function countIn(series: Map<string, CounterChild>, counter: PlainCounter, labels: Record<string, string>): void {
+  const key = Object.values(labels).join("\n");
+  let child = series.get(key);
+  if (!child) series.set(key, (child = counter.child(labels)));
+  child.value++;
+}
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
@@ -116,7 +124,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     help: "/domains requests that found tokenized domains by scanning because the index could not answer, by reason (building, failed, over_budget, slow)",
     registers: [this.registry],
   });
-  private readonly indexFallbackSeries = new Map<TokenizedIndexFallback, CounterChild>();
+  private readonly indexFallbackSeries = new Map<string, CounterChild>();
   private indexState: TokenizedIndexState | undefined;
   /** The circuit state of each endpoint host. */
   private readonly circuits = new Map<string, EndpointCircuitState>();
@@ -255,17 +263,11 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   }
 
   rpcEndpointEvent(endpoint: string, event: "request" | "failover" | "hedge"): void {
-    const key = `${endpoint}\n${event}`;
-    let series = this.endpointEventSeries.get(key);
-    if (!series) this.endpointEventSeries.set(key, (series = this.endpointEvents.child({ endpoint, event })));
-    series.value++;
+    countIn(this.endpointEventSeries, this.endpointEvents, { endpoint, event });
   }
 
   rpcEndpointFault(endpoint: string, kind: string): void {
-    const key = `${endpoint}\n${kind}`;
-    let series = this.endpointFaultSeries.get(key);
-    if (!series) this.endpointFaultSeries.set(key, (series = this.endpointFaults.child({ endpoint, kind })));
-    series.value++;
+    countIn(this.endpointFaultSeries, this.endpointFaults, { endpoint, kind });
   }
 
   rpcEndpointCircuit(endpoint: string, state: EndpointCircuitState): void {
@@ -277,9 +279,7 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   }
 
   tokenizedIndexFallback(reason: TokenizedIndexFallback): void {
-    let series = this.indexFallbackSeries.get(reason);
-    if (!series) this.indexFallbackSeries.set(reason, (series = this.indexFallbacks.child({ reason })));
-    series.value++;
+    countIn(this.indexFallbackSeries, this.indexFallbacks, { reason });
   }
 
   rpcQueueChanged(delta: number): void {

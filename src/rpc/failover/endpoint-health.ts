@@ -97,8 +97,10 @@ export class EndpointHealth {
    * BrokenCircuitError, without running it, while the circuit is open.
    */
   run<T>(exchange: () => Promise<T>): Promise<T> {
-    this.telemetry.rpcEndpointEvent(this.label, "request");
-    return this.breaker.execute(exchange);
+    return this.breaker.execute(() => {
+      this.telemetry.rpcEndpointEvent(this.label, "request");
+      return exchange();
+    });
   }
 
   /** Counts a fault, and honours the `Retry-After` of a 429 or 503. */

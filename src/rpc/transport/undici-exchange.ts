@@ -62,36 +62,29 @@ function targetOf(url: string): Target {
   return { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
 }
 
-/** The value of header `name` (lower case) among undici's raw headers, when present once or more (the first). */
-function rawHeader(raw: readonly (Buffer | string | string[])[] | null, name: string): string | undefined {
-  if (!raw) return undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const key = raw[i]!;
-    if (key.length === name.length && String(key).toLowerCase() === name) return String(raw[i + 1]);
-  }
-  return undefined;
+type Headers = Parameters<NonNullable<Dispatcher.DispatchHandler["onResponseStart"]>>[2];
+
+/** The value of header `name` (lower case), the first when it is repeated. */
+function headerValue(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
-/** Declared Content-Length among undici's raw headers (name, value, name, value, …), when there is a valid one. */
-function declaredLength(raw: readonly (Buffer | string | string[])[] | null): number | undefined {
-  if (!raw) return undefined;
-  let value: string | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length !== 14 || String(name).toLowerCase() !== "content-length") continue;
-    // Repeated, it is no valid declaration (undici's parsed headers make it a list).
-    if (value !== undefined) return undefined;
-    value = String(raw[i + 1]);
-  }
-  const length = value === undefined ? NaN : Number(value);
+/** The declared Content-Length, when there is one valid declaration (repeated, undici lists its values). */
+function declaredLength(headers: Headers): number | undefined {
+  const value = headers["content-length"];
+  if (typeof value !== "string") return undefined;
+  const length = Number(value);
   return Number.isSafeInteger(length) ? length : undefined;
 }
 
-type Abort = (reason?: Error) => void;
-
-/** Legacy (onConnect … onComplete) handler: what undici's HTTP/1 client calls natively, without a wrapper. */
+/**
+ * One exchange as an undici dispatch handler (onRequestStart …
+ * onResponseEnd, the handler API of undici 7 and later; undici 8 drops the
+ * older onConnect … onComplete one).
+ */
 class Exchange implements Dispatcher.DispatchHandler {
-  private abort: Abort | null = null;
+  private controller: Dispatcher.DispatchController | null = null;
   /** Settled: the caller has its answer or error; what still arrives is drained or dropped. */
   private settled = false;
   private timedOut = false;
@@ -127,50 +120,52 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.signal?.removeEventListener("abort", this.onAbort);
   }
 
+  private abort(reason: Error): void {
+    if (this.controller && !this.controller.aborted) this.controller.abort(reason);
+  }
+
   private onDeadline(): void {
     this.timedOut = true;
     const reason = new Error(`no answer within ${this.timeoutMs} ms`);
-    if (this.settled) this.abort?.(reason);
+    if (this.settled) this.abort(reason);
     else this.fail(reason, true);
   }
 
-  onConnect(abort: Abort): void {
-    this.abort = abort;
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
     // The deadline passed while the request waited for a connection.
-    if (this.timedOut) abort(new Error(`no answer within ${this.timeoutMs} ms`));
+    if (this.timedOut) this.abort(new Error(`no answer within ${this.timeoutMs} ms`));
   }
 
-  onHeaders(statusCode: number, headers: Buffer[] | string[] | null): boolean {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Headers): void {
     // Informational answers (1xx) precede the real one.
-    if (this.settled || statusCode < 200) return true;
+    if (this.settled || statusCode < 200) return;
     if (statusCode >= 300) {
       // Settled at once; the body is drained so a keep-alive connection stays usable.
       this.settle();
-      this.reject(httpStatusFault(statusCode, statusCode === 429 || statusCode === 503 ? rawHeader(headers, "retry-after") : undefined));
-      return true;
+      this.reject(httpStatusFault(statusCode, statusCode === 429 || statusCode === 503 ? headerValue(headers, "retry-after") : undefined));
+      return;
     }
     const length = declaredLength(headers);
     if (length !== undefined && length > this.limits.maxBytes) {
       this.fail(declaredTooLarge(length, this.limits.maxBytes), true);
     }
-    return true;
   }
 
-  onData(chunk: Buffer): boolean {
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) {
       this.drained += chunk.length;
-      if (this.drained > DRAIN_LIMIT) this.abort?.(new Error("drain limit"));
-      return true;
+      if (this.drained > DRAIN_LIMIT) this.abort(new Error("drain limit"));
+      return;
     }
     try {
       this.reader.push(chunk);
     } catch (error) {
       this.fail(error, true);
     }
-    return true;
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.stopWatching();
     if (this.settled) return;
     this.settled = true;
@@ -184,7 +179,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.resolve(answer);
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.stopWatching();
     if (this.settled) return;
     this.fail(error, false);
@@ -201,7 +196,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.settle();
     if (drop) {
       this.stopWatching();
-      this.abort?.(error instanceof Error ? error : new Error(String(error)));
+      this.abort(error instanceof Error ? error : new Error(String(error)));
     }
     this.reject(exchangeFault(error, this.timedOut, this.timeoutMs));
   }

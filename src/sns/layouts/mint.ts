@@ -9,7 +9,7 @@ export interface MintInput {
   readonly freezeAuthority?: Address;
 }
 
-/** Classic SPL mint (§3.5), 82 bytes, initialized. */
+/** Classic SPL mint (SPL Token program), 82 bytes, initialized. */
 export function encodeMint(input: MintInput): Uint8Array {
   const data = new Uint8Array(MINT_LEN);
   const view = new DataView(data.buffer);

@@ -3,7 +3,7 @@ import { addressToBytes, bytesEqual, bytesToAddress } from "../bytes.js";
 import { NAME_REGISTRY_HEADER_LEN, SNS_ROOT_DOMAIN } from "../constants.js";
 import { malformed } from "./malformed.js";
 
-/** The 96-byte header every name-service account starts with (§3.1); fields are views into the account. */
+/** The 96-byte header every name-service account starts with: parent, owner, class; fields are views into the account. */
 export interface NameRegistryHeader {
   readonly parentName: Uint8Array;
   readonly owner: Uint8Array;

@@ -10,7 +10,7 @@ export const NftRecordTag = {
   InactiveRecord: 3,
 } as const;
 
-/** Tokenizer NFT record (§3.4); keys are views into the account. */
+/** Tokenizer NFT record (owned by the name tokenizer program); keys are views into the account. */
 export interface NftRecord {
   readonly tag: number;
   readonly nonce: number;

@@ -7,7 +7,7 @@ import { writeKey } from "./name-registry.js";
 export const FAVOURITE_DOMAIN_TAG = 4;
 export const PRIMARY_DOMAIN_LEN = 33;
 
-/** Primary-domain account (§3.8): tag, then the chosen (sub)domain's name account. */
+/** Primary-domain account: tag, then the chosen (sub)domain's name account. */
 export interface PrimaryDomain {
   readonly tag: number;
   readonly nameAccount: Address;

@@ -6,7 +6,7 @@ import { encodeNameRegistry } from "./name-registry.js";
 
 const PAYLOAD_END = NAME_REGISTRY_HEADER_LEN + 32 + SIGNATURE_LEN;
 
-/** V1 SOL record (§3.2): header, 32-byte target, 64-byte signature; views into the account. */
+/** V1 SOL record: header, 32-byte target, 64-byte signature; views into the account. */
 export interface RecordV1Sol {
   readonly target: Uint8Array;
   readonly signature: Uint8Array;

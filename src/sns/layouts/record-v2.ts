@@ -2,7 +2,7 @@ import { addressToBytes } from "../bytes.js";
 import { CENTRAL_STATE_SNS_RECORDS, NAME_REGISTRY_HEADER_LEN, RECORD_V2_HEADER_LEN } from "../constants.js";
 import { SnsError } from "../errors.js";
 
-/** Validation kinds of a V2 record's staleness and right-of-association ids (§3.3). */
+/** Validation kinds of a V2 record's staleness and right-of-association ids. */
 export const Validation = {
   None: 0,
   Solana: 1,
@@ -82,7 +82,7 @@ const ZERO_KEY = new Uint8Array(32);
 const CLASS_BYTES = addressToBytes(CENTRAL_STATE_SNS_RECORDS);
 
 /**
- * Account data of a V2 record (§3.3), the inverse of `decodeRecordV2`. Ids
+ * Account data of a V2 record, the inverse of `decodeRecordV2`. Ids
  * default to empty with validation None; ids are written as given, so
  * fixtures can also build accounts whose ids disagree with their validation.
  */

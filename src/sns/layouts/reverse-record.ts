@@ -6,7 +6,7 @@ import { type NameRegistryHeaderInput, decodeNameRegistryHeader, encodeNameRegis
 const utf8Decoder = new TextDecoder("utf-8", { fatal: false });
 
 /**
- * Reverse-lookup record (§3.7): after the header, a u32 length and that many
+ * Reverse-lookup record: after the header, a u32 length and that many
  * UTF-8 bytes (`\0sub` for subdomains). A length past the end reads what is
  * there, as the official SDK does. `stripSubdomainNul` removes one leading
  * NUL, which readers do only when they know the name is a subdomain.

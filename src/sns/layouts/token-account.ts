@@ -3,7 +3,7 @@ import { TOKEN_ACCOUNT_LEN } from "../constants.js";
 import { malformed } from "./malformed.js";
 import { writeKey } from "./name-registry.js";
 
-/** Classic SPL token account (§3.5): the fields SNS reads. */
+/** Classic SPL token account: the fields SNS reads. */
 export interface TokenAccount {
   readonly mint: Uint8Array;
   readonly owner: Uint8Array;

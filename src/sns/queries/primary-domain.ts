@@ -33,7 +33,7 @@ export async function findPrimaryDomain(chain: ChainReader, wallet: Address): Pr
   const { nameAccount } = decodePrimaryDomain(primary.data);
 
   const mint = deriveTokenizedMint(nameAccount);
-  // The SDK looks for an NFT holder whatever the NFT record says (§4.3).
+  // The SDK looks for an NFT holder whatever the NFT record says.
   const largest = chain.getTokenLargestAccounts(mint);
   largest.catch(noop); // awaited below, after the name account, as the SDK orders failures
   const [account, topLevelReverse] = await chain.getAccounts([nameAccount, deriveReverseKey(nameAccount)]);

@@ -49,7 +49,7 @@ async function currentOwner(chain: ChainReader, fetched: FetchedRecords, registr
 }
 
 /**
- * One V2 record of a TLD-less name, verified and decoded (§5.1). A missing
+ * One V2 record of a TLD-less name, verified and decoded. A missing
  * domain and a missing record are the same answer to the caller, "no such
  * record": both throw RECORD_NOT_FOUND. Content that cannot be decoded throws
  * INVALID_RECORD_DATA (except `background`, which is returned undecoded).
@@ -65,7 +65,7 @@ export async function readRecordV2(chain: ChainReader, name: string, type: Recor
 }
 
 /**
- * Several V2 records of a TLD-less name (§5.4), in request order, duplicates
+ * Several V2 records of a TLD-less name, in request order, duplicates
  * repeated and missing records left out. A record whose content cannot be
  * decoded is returned without `deserialized` instead of failing the batch; a
  * record whose header cannot be read fails it (MALFORMED_ACCOUNT).

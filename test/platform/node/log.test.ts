@@ -38,4 +38,30 @@ describe("createNodeLog: request lines", () => {
   it("writes nothing below its level", () => {
     expect(writtenBothWays("warn", LINES[0]!)).toEqual(["", ""]);
   });
+
+  // Over what the writer is given: ids as the frame admits them (printable ASCII, src/http/frame/request-id.ts),
+  // method tokens, route patterns and failure codes (ASCII).
+  it("writes pino's bytes for 300 generated lines", () => {
+    let seed = 3;
+    const draw = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n);
+    };
+    const text = () => Array.from({ length: 1 + draw(40) }, () => String.fromCharCode(0x21 + draw(0x5e))).join("");
+    for (let i = 0; i < 300; i++) {
+      const line: RequestLine = {
+        reqId: text(),
+        method: ["GET", "HEAD", "OPTIONS", "PROPFIND", text()][draw(5)]!,
+        route: ["/resolve/:domain", "/records-v2/:domain", "unmatched", text()][draw(4)]!,
+        status: [200, 404, 422, 429, 500, 502, 503][draw(7)]!,
+        ms: [0, 0.01, 1.23, 1500.5, draw(1e6) / 100, 1e21, 2 ** -20][draw(7)]!,
+        rpcCalls: draw(50),
+        rpcAccounts: draw(5000),
+        rpcOverride: draw(2) === 1,
+      };
+      if (draw(2) === 1) line.error = ["OVERLOADED", "RPC_TIMEOUT", "DOMAIN_NOT_FOUND", text()][draw(4)]!;
+      const [viaPino, viaWriter] = writtenBothWays("info", line);
+      expect(viaWriter, JSON.stringify(line)).toBe(viaPino);
+    }
+  });
 });

@@ -27,6 +27,21 @@ describe("nodeRequestHeader", () => {
     expect(nodeRequestHeader(contextWith(rawHeaders), "x-request-id")).toBe(viaHeaders(rawHeaders, "x-request-id"));
   });
 
+  it("reads what Headers.get reads over 2,000 generated header lists", () => {
+    const names = ["x-request-id", "X-Request-Id", "X-REQUEST-ID", "x-request-id-2", "x-request", "host", "Accept"];
+    const values = ["", " ", "a", " \tb\t ", "c d", "r\u00e9q", "trace-42", "\u00a0x\u00a0", ",", "a,b"];
+    let seed = 11;
+    const draw = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n);
+    };
+    for (let i = 0; i < 2000; i++) {
+      const raw: string[] = [];
+      for (let fields = draw(6); fields > 0; fields--) raw.push(names[draw(names.length)]!, values[draw(values.length)]!);
+      expect(nodeRequestHeader(contextWith(raw), "x-request-id"), JSON.stringify(raw)).toBe(viaHeaders(raw, "x-request-id"));
+    }
+  });
+
   it("falls back to the request's own headers outside Node's adapter", () => {
     const c = { env: {}, req: { header: (name: string) => `via ${name}` } } as unknown as Context;
     expect(nodeRequestHeader(c, "x-request-id")).toBe("via x-request-id");

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_FIXTURE_PATH, type Localnet, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
+import { burst, burstAgent, countedStatuses, heavyRoutes } from "../../testkit/burst.js";
+import { compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
+import { type ListingRpc, startListingRpc } from "../../testkit/hostile-rpc.js";
+import { NPM_START } from "../../testkit/npm-start.js";
+
+/**
+ * The README's memory statement route by route: 1,024 connections, each with the largest request of a
+ * heavy route in flight, against the gateway as `npm start` runs it, a fresh child process per route
+ * whose peak RSS is read from the kernel. The bulkheads (src/service/bulkhead.ts) hold it: answers
+ * past them would be 503, and with the default sizes none is. Node only: it is about the Node process.
+ */
+const CONNECTIONS = 1024;
+const BURSTS = 1;
+/** README, Performance: the resident set stays under 150 MB, every route. */
+const RSS_STATEMENT = 150 * 1024 * 1024;
+const MB = 1024 * 1024;
+
+let localnet: Localnet;
+let listing: ListingRpc;
+const rows: string[] = [];
+
+beforeAll(() => void compiledEntry(), 180_000);
+beforeAll(async () => {
+  localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+  listing = await startListingRpc();
+});
+afterAll(async () => {
+  console.log(`${CONNECTIONS} concurrent requests per heavy route (child gateway, ${NPM_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`);
+  await listing?.close();
+  await localnet?.close();
+});
+
+describe(`${CONNECTIONS} concurrent requests of one heavy route`, () => {
+  it.each(Object.entries(heavyRoutes("")).map(([name]) => name))("%s: peak RSS under 150 MB, every answer 200", async (name) => {
+    const pathFor = heavyRoutes(listing.urlFor("owned", 300, "route-rss"))[name]!;
+    // The rate limit is about clients; here one client stands for 1,024.
+    const gateway = await startChildGateway({ RPC_URL: localnet.url, ALLOW_PRIVATE_RPC_OVERRIDE: "true", RPC_OVERRIDE_RATE_LIMIT: "0" });
+    const agent = burstAgent(CONNECTIONS);
+    try {
+      for (let round = 0; round < BURSTS; round++) {
+        const { statuses, ms } = await burst(agent, gateway.url, CONNECTIONS, pathFor);
+        rows.push(`${name}, burst ${round + 1}: ${countedStatuses(statuses)} in ${Math.round(ms)} ms, peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`);
+        expect(countedStatuses(statuses)).toBe(`200×${CONNECTIONS}`);
+      }
+      expect(gateway.process.exitCode).toBeNull();
+      expect(gateway.peakRss()).toBeLessThan(RSS_STATEMENT);
+    } finally {
+      await agent.close();
+      await gateway.stop();
+    }
+  }, 150_000);
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { OverloadedError } from "../../src/rpc/errors.js";
+import { Bulkhead } from "../../src/service/bulkhead.js";
+
+const refusal = () => new OverloadedError("full");
+
+/** A task that runs until `release()` is called, recording when it started. */
+function gate(log: string[], name: string) {
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  return { task: async () => (log.push(name), await done, name), release };
+}
+
+describe("Bulkhead", () => {
+  it("runs work while its units fit, then in arrival order as room is made", async () => {
+    const bulkhead = new Bulkhead("t", { maxUnits: 10, maxQueuedUnits: 100 }, refusal);
+    const log: string[] = [];
+    const a = gate(log, "a");
+    const b = gate(log, "b");
+    const c = gate(log, "c");
+    const d = gate(log, "d");
+    const runs = [bulkhead.run(6, a.task), bulkhead.run(4, b.task), bulkhead.run(5, c.task), bulkhead.run(1, d.task)];
+    await Promise.resolve();
+    expect(log).toEqual(["a", "b"]);
+    expect(bulkhead.load).toEqual({ running: 10, queued: 6 });
+    // d would fit after b, but c arrived first: waiting work keeps its order.
+    b.release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(log).toEqual(["a", "b"]);
+    a.release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(log).toEqual(["a", "b", "c", "d"]);
+    c.release();
+    d.release();
+    expect(await Promise.all(runs)).toEqual(["a", "b", "c", "d"]);
+    expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
+  });
+
+  it("refuses work at once past what may wait, and a failing task gives its units back", async () => {
+    const bulkhead = new Bulkhead("t", { maxUnits: 2, maxQueuedUnits: 3 }, refusal);
+    const log: string[] = [];
+    const a = gate(log, "a");
+    const running = bulkhead.run(2, a.task);
+    const waiting = bulkhead.run(3, async () => "waited");
+    await expect(bulkhead.run(1, async () => "no room")).rejects.toBeInstanceOf(OverloadedError);
+    a.release();
+    expect(await Promise.all([running, waiting])).toEqual(["a", "waited"]);
+    await expect(bulkhead.run(1, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
+  });
+
+  it("runs work larger than its limit alone rather than never", async () => {
+    const bulkhead = new Bulkhead("t", { maxUnits: 5, maxQueuedUnits: 100 }, refusal);
+    expect(await bulkhead.run(50, async () => "alone")).toBe("alone");
+  });
+});
