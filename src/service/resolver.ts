@@ -13,6 +13,7 @@ import {
 } from "../sns/queries/resolve.js";
 import { resolveSrsName, srsExpired } from "../sns/queries/srs.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
+import { gatheredReads } from "../rpc/gathered-reads.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
 export interface ResolverOptions {
@@ -171,15 +172,19 @@ export class Resolver {
    * waiting for the cutoff slot is resolved alongside that read instead of
    * after it (its accounts are the `.sns` name's, so nothing is read that
    * the answer could not need), and the gate still decides first: past the
-   * cutoff, `Unsupported TLD` whatever the resolution found. Settled
+   * cutoff, `Unsupported TLD` whatever the resolution found. Reads that
+   * follow up on others wait until none of this call's reads is in flight
+   * (rpc/gathered-reads.ts), so they too fill calls of 100 keys. Settled
    * outcomes, in `domains` order; a failure is what the GET route's call
    * would have thrown.
    */
   async resolveAll(endpoint: RpcEndpoint, domains: readonly FullDomain[], safe: boolean): Promise<Settled[]> {
     await this.deriveInSlices(domains);
+    // Follow-up reads (NFT holders' token accounts, PDA owners) leave together, in full getMultipleAccounts calls.
+    const chain = gatheredReads(endpoint, this.yieldTurn);
     return Promise.all(
       domains.map((domain) =>
-        settle(() => (safe && this.readsSrs(domain) ? this.safeResolve(endpoint, domain) : this.resolveReadingAhead(endpoint, domain))),
+        settle(() => (safe && this.readsSrs(domain) ? this.safeResolve(chain, domain) : this.resolveReadingAhead(chain, domain))),
       ),
     );
   }
