@@ -331,8 +331,8 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
       const domains = [...plain.slice(0, 900), ...holders].map((state) => `${state.name}.sns`);
       const items = itemsOf(await postNames(stack, "/resolve", domains));
       expect(items.every((item) => item.status === 200)).toBe(true);
-      const { roundTrips, methods } = stack.localnet.stats;
-      console.info(`bulk 900 plain names and 100 NFT holders: ${roundTrips} round trips, ${JSON.stringify(methods)}`);
+      const { roundTrips, methods, httpRequests } = stack.localnet.stats;
+      console.info(`bulk 900 plain names and 100 NFT holders: ${roundTrips} round trips, ${JSON.stringify(methods)} in ${httpRequests} HTTP requests`);
       expect(methods.getTokenLargestAccounts).toBe(100);
       expect(roundTrips).toBe(3);
       // 4,000 keys in 40 calls, then the 100 token accounts in one.
@@ -370,9 +370,9 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
       const answer = await postNames(stack, "/resolve", domains);
       const statuses = new Set(itemsOf(answer).map((item) => item.status));
       for (const status of [200, 400, 404, 422, 500]) expect(statuses).toContain(status);
-      const { roundTrips, methods } = stack.localnet.stats;
+      const { roundTrips, methods, httpRequests } = stack.localnet.stats;
       const distinct = new Set(mix.entries.slice(0, 1000).map((entry) => entry.name)).size;
-      console.info(`bulk mix of 1000 names (${distinct} distinct): ${roundTrips} round trips, ${JSON.stringify(methods)}`);
+      console.info(`bulk mix of 1000 names (${distinct} distinct): ${roundTrips} round trips, ${JSON.stringify(methods)} in ${httpRequests} HTTP requests`);
       expect(methods.getSlot).toBe(1);
       expect(methods.getTokenLargestAccounts).toBeGreaterThan(50);
       expect(roundTrips).toBeLessThanOrEqual(3);
