@@ -5,11 +5,8 @@ import type { RpcEndpoint } from "./endpoint.js";
 /** Lets the event loop run once; resolves on a later turn. */
 export type NextTurn = () => Promise<void>;
 
-interface HeldRead {
-  readonly keys: readonly Address[];
-  resolve(accounts: (AccountData | null)[]): void;
-  reject(error: unknown): void;
-}
+/** A read waiting to be sent: sends it and settles the caller's promise with its outcome. */
+type HeldRead = () => void;
 
 /** What a gathering view keeps beside the endpoint it wraps. */
 interface Gathering {
@@ -27,17 +24,18 @@ interface GatheredView extends RpcEndpoint {
 }
 
 /**
- * `endpoint` (a request's view) for work over many names at once: an account
- * read waits while any of this view's reads are in flight, and once none is
- * (and the turn that settled the last one has run its continuations) every
- * waiting read leaves in the same turn, so the batching loader packs them
- * into getMultipleAccounts calls of 100 keys. Without it, reads that follow
- * up on a reply leave as each part of that reply is settled
- * (account-loader.ts paces a large reply over several turns, and the calls
- * of one round come back in several batches): many small calls instead of
- * a few full ones. Round trips stay those of the reads' causal depth: a read
- * waits only for reads already sent. Everything else (`url`, the request's
- * budget and tally, the cutoff, pacing) is the endpoint's, inherited.
+ * `endpoint` (a request's view) for work over many names at once: a read
+ * (accounts, a mint's largest holders) waits while any of this view's reads
+ * are in flight, and once none is (and the turn that settled the last one
+ * has run its continuations) every waiting read leaves in the same turn, so
+ * the batching loader packs the account reads into getMultipleAccounts
+ * calls of 100 keys. Without it, reads that follow up on a reply leave as
+ * each part of that reply is settled (account-loader.ts paces a large reply
+ * over several turns, and the calls of one round come back in several
+ * batches): many small calls instead of a few full ones. Reads asked for in
+ * one turn leave together, so round trips stay the reads' causal depth.
+ * Everything else (`url`, the request's budget and tally, the cutoff,
+ * pacing) is the endpoint's, inherited.
  */
 export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn): RpcEndpoint {
   const view = Object.create(endpoint) as GatheredView & { gathering: Gathering };
@@ -48,25 +46,29 @@ export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn): RpcEnd
 }
 
 function gatheredGetAccounts(this: GatheredView, keys: readonly Address[]): Promise<(AccountData | null)[]> {
-  const { gathering } = this;
-  const read = new Promise<(AccountData | null)[]>((resolve, reject) => gathering.held.push({ keys, resolve, reject }));
-  release(gathering);
-  return read;
+  return hold(this.gathering, (target) => target.getAccounts(keys));
 }
 
 function gatheredGetTokenLargestAccounts(this: GatheredView, mint: Address): Promise<readonly TokenAmountEntry[] | null> {
-  return track(this.gathering, this.gathering.target.getTokenLargestAccounts(mint));
+  return hold(this.gathering, (target) => target.getTokenLargestAccounts(mint));
 }
 
-/** Counts `pending` as in flight until it settles. */
-function track<T>(gathering: Gathering, pending: Promise<T>): Promise<T> {
-  gathering.inFlight++;
-  const done = () => {
-    gathering.inFlight--;
-    release(gathering);
-  };
-  pending.then(done, done);
-  return pending;
+/** `read`, sent with the next release. */
+function hold<T>(gathering: Gathering, read: (target: RpcEndpoint) => Promise<T>): Promise<T> {
+  const outcome = new Promise<T>((resolve, reject) => {
+    gathering.held.push(() => {
+      gathering.inFlight++;
+      const done = () => {
+        gathering.inFlight--;
+        release(gathering);
+      };
+      const pending = read(gathering.target);
+      pending.then(done, done);
+      pending.then(resolve, reject);
+    });
+  });
+  release(gathering);
+  return outcome;
 }
 
 /** Sends the held reads on the next turn, when nothing of this view is in flight by then. */
@@ -76,8 +78,8 @@ function release(gathering: Gathering): void {
   void gathering.nextTurn().then(() => {
     gathering.releasing = false;
     if (gathering.inFlight > 0) return;
-    const { held, target } = gathering;
+    const { held } = gathering;
     gathering.held = [];
-    for (const { keys, resolve, reject } of held) track(gathering, target.getAccounts(keys)).then(resolve, reject);
+    for (const send of held) send();
   });
 }

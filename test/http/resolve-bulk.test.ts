@@ -338,6 +338,14 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
       // 4,000 keys in 40 calls, then the 100 token accounts in one.
       expect(methods.getMultipleAccounts).toBe(41);
       expect(methods.getMultipleAccounts).toBeLessThanOrEqual(bound(domains.length));
+      // Again, the holders' token accounts known: read with the largest holders in the first round, not after them.
+      stack.localnet.resetStats();
+      expect(itemsOf(await postNames(stack, "/resolve", domains))).toEqual(items);
+      const again = stack.localnet.stats;
+      console.info(`bulk again: ${again.roundTrips} round trips, ${JSON.stringify(again.methods)} in ${again.httpRequests} HTTP requests`);
+      expect(again.roundTrips).toBe(1);
+      // 4,000 keys and the 100 token accounts guessed, in one round.
+      expect(again.methods).toEqual({ getMultipleAccounts: 41, getTokenLargestAccounts: 100 });
     } finally {
       await stack.close();
     }
