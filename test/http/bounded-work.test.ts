@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rssStatement } from "../../testkit/rss-statement.js";
 import { loadConfig } from "../../src/config.js";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
 import { attackWithProbes } from "../../testkit/attack-probe.js";
@@ -19,7 +20,7 @@ import { type Stack, startStack } from "../../testkit/stack.js";
 const DEFAULTS = loadConfig({});
 const OVERRIDE_BUDGET = DEFAULTS.rpcOverrideBudget;
 /** README, Performance: the resident set stays under 150 MB. */
-const RSS_STATEMENT = 150 * 1024 * 1024;
+const RSS_STATEMENT = rssStatement(150);
 const MB = 1024 * 1024;
 const wallet = identity("alice").address;
 

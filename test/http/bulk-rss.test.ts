@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rssStatement } from "../../testkit/rss-statement.js";
 import { Agent, request as undiciRequest } from "undici";
 import { type Localnet, startLocalnet } from "../../src/localnet/index.js";
 import { generateWorkingSetParts } from "../../bench/working-set.js";
@@ -13,7 +14,7 @@ import { NPM_START } from "../../testkit/npm-start.js";
  * bench's traffic-like mix. Node only: it is about the Node process.
  */
 /** README, Performance: the compiled gateway stays under 150 MB; the bound is that statement itself. */
-const RSS_BUDGET = 150 * 1024 * 1024;
+const RSS_BUDGET = rssStatement(150);
 const MB = 1024 * 1024;
 const AT_ONCE = 64;
 

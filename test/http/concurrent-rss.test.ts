@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rssStatement } from "../../testkit/rss-statement.js";
 import { Agent, request as undiciRequest } from "undici";
 import { DEMO_FIXTURE_PATH, type Localnet, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
 import { type ChildGateway, compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
@@ -13,7 +14,7 @@ import { NPM_START } from "../../testkit/npm-start.js";
 const CONNECTIONS = 1024;
 const BURSTS = 6;
 /** README, Performance: "RSS <= 150 MB at c1024"; the bound is the target itself, not a measurement. */
-const RSS_BUDGET = 150 * 1024 * 1024;
+const RSS_BUDGET = rssStatement(150);
 const MB = 1024 * 1024;
 
 /** Names of the demo ledger across the resolution branches, and names that do not exist (each its own RPC read). */

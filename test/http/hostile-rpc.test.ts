@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rssStatement } from "../../testkit/rss-statement.js";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
 import { type ChildGateway, compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
 import { NPM_START } from "../../testkit/npm-start.js";
@@ -12,7 +13,7 @@ import { request } from "../../testkit/stack.js";
  */
 const RPC_TIMEOUT_MS = 2000;
 /** README, Security: "peak RSS under these attacks stays under 170 MB". */
-const RSS_BUDGET = 170 * 1024 * 1024;
+const RSS_BUDGET = rssStatement(170);
 const MB = 1024 * 1024;
 
 let localnet: Localnet;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rssStatement } from "../../testkit/rss-statement.js";
 import { DEMO_FIXTURE_PATH, type Localnet, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
 import { burst, burstAgent, countedStatuses, heavyRoutes } from "../../testkit/burst.js";
 import { compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
@@ -14,7 +15,7 @@ import { NPM_START } from "../../testkit/npm-start.js";
 const CONNECTIONS = 1024;
 const BURSTS = 1;
 /** README, Performance: the resident set stays under 150 MB, every route. */
-const RSS_STATEMENT = 150 * 1024 * 1024;
+const RSS_STATEMENT = rssStatement(150);
 const MB = 1024 * 1024;
 
 let localnet: Localnet;
