@@ -1,3 +1,7 @@
+import type { Address } from "@solana/kit";
+import { addressToBytes, bytesToAddress } from "../sns/bytes.js";
+import type { IndexProgress, RecordsBuild, TokenizedRecordStore } from "./record-store.js";
+
 /** One record: the mint (32 bytes, the key) then its name account (32 bytes). */
 export const RECORD_BYTES = 64;
 const KEY_BYTES = 32;
@@ -133,4 +137,81 @@ export class CompactRecordsBuilder {
   finish(): CompactRecords {
     return CompactRecords.build(this.segments);
   }
+}
+
+/** What one change kept beside the compact rows costs (a map entry of two address strings). */
+const CHANGE_BYTES = 200;
+
+/**
+ * The index's store in the process: the rows of the last build as
+ * CompactRecords, and the changes seen since (a name account, or null for a
+ * record gone inactive) in a map beside them. Nothing outlives the process.
+ */
+export class CompactRecordStore implements TokenizedRecordStore {
+  private rows: CompactRecords | undefined;
+  private readonly changes = new Map<Address, Address | null>();
+  private readonly ambiguous = new Set<Address>();
+  private changedActive = 0;
+
+  get records(): number {
+    return (this.rows?.size ?? 0) + this.changedActive;
+  }
+
+  get bytes(): number {
+    return (this.rows?.bytes ?? 0) + (this.changes.size + this.ambiguous.size) * CHANGE_BYTES;
+  }
+
+  lookup(mint: Address): Address | undefined {
+    if (this.ambiguous.has(mint)) return undefined;
+    const changed = this.changes.get(mint);
+    if (changed !== undefined) return changed ?? undefined;
+    const name = this.rows?.get(addressToBytes(mint));
+    return name && bytesToAddress(name);
+  }
+
+  isAmbiguous(mint: Address): boolean {
+    return this.ambiguous.has(mint);
+  }
+
+  activate(mint: Address, name: Address): void {
+    const known = this.lookup(mint);
+    if (known !== undefined && known !== name) this.ambiguous.add(mint);
+    this.change(mint, name);
+  }
+
+  deactivate(mint: Address): void {
+    this.change(mint, null);
+  }
+
+  private change(mint: Address, name: Address | null): void {
+    const before = this.changes.get(mint);
+    if (before !== undefined && before !== null) this.changedActive--;
+    if (name !== null) this.changedActive++;
+    this.changes.set(mint, name);
+  }
+
+  clear(): void {
+    this.rows = undefined;
+    this.changes.clear();
+    this.ambiguous.clear();
+    this.changedActive = 0;
+  }
+
+  build(maxRecords: number): RecordsBuild {
+    this.clear();
+    const builder = new CompactRecordsBuilder(maxRecords);
+    return {
+      add: (rows) => builder.add(rows),
+      finish: () => {
+        this.rows = builder.finish();
+        for (const key of this.rows.duplicateKeys) this.ambiguous.add(bytesToAddress(key));
+      },
+    };
+  }
+
+  loadProgress(): IndexProgress | undefined {
+    return undefined;
+  }
+
+  saveProgress(): void {}
 }

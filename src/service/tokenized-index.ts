@@ -2,13 +2,14 @@ import type { Address } from "@solana/kit";
 import type { Logger } from "../logger.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { HttpStatusError, OverloadedError, RpcError } from "../rpc/errors.js";
-import { addressToBytes, bytesToAddress } from "../sns/bytes.js";
+import { bytesToAddress } from "../sns/bytes.js";
 import type { ChainReader } from "../sns/chain.js";
 import { NAME_TOKENIZER_ID, NFT_RECORD_LEN } from "../sns/constants.js";
 import { NftRecordTag, decodeNftRecord } from "../sns/layouts/nft-record.js";
 import { type TokenizedDomainSource, findWalletMints, scanRecordsOfMints } from "../sns/queries/tokenized-domains.js";
 import { NO_TELEMETRY, type Telemetry, type TokenizedIndexFallback, type TokenizedIndexState } from "../telemetry.js";
-import { CompactRecords, CompactRecordsBuilder, RECORD_BYTES } from "./compact-records.js";
+import { CompactRecordStore, RECORD_BYTES } from "./compact-records.js";
+import type { IndexProgress, RecordsBuild, TokenizedRecordStore } from "./record-store.js";
 
 /** Newest tokenizer signatures read per catch-up; a longer backlog means a rebuild. */
 const BACKLOG_LIMIT = 200;
@@ -26,8 +27,6 @@ const PARTITIONS = 256;
 const PARTITIONS_PER_ROUND = 16;
 /** Slice of an NFT record from its name account to its mint: tag and nonce are known from the filter. */
 const RECORD_SLICE = { offset: 2, length: NFT_RECORD_LEN - 2 };
-/** What one change kept beside the compact rows costs (a map entry of two address strings). */
-const CHANGE_BYTES = 200;
 /** Background retries after a failure wait 1 s, doubling up to 5 minutes. */
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -55,6 +54,45 @@ export interface TokenizedIndexOptions {
   readonly maxWaitMs: number;
   readonly logger?: Logger;
   readonly telemetry?: Telemetry;
+  /** Where the rows live; absent: compact rows in this process. */
+  readonly store?: TokenizedRecordStore;
+}
+
+/** What an index answers for a wallet's mints read at `slot`. */
+export type IndexAnswer =
+  | { readonly names: readonly (Address | null)[]; readonly floor: number }
+  | { readonly unavailable: TokenizedIndexFallback; readonly floor: number };
+
+/**
+ * A tokenized index wherever it lives: this process (TokenizedIndex) or a
+ * Durable Object the Worker asks (platform/workers/index-object-client.ts).
+ */
+export interface MintIndex {
+  /** The slot below which the index never reads: a wallet's mints must be read at least that new. */
+  floor(): number | undefined;
+  /** The name accounts of `mints` once the index reflects `slot`, or why it cannot answer in time. */
+  namesOf(mints: readonly Address[], slot: number): Promise<IndexAnswer>;
+}
+
+/**
+ * `/domains`' source over an index: the wallet's mints are read no older
+ * than the index, and the index answers for them once it has caught up
+ * with that read; when it cannot (building, failed, over budget, too slow,
+ * unreachable) the request scans the tokenizer per mint, as an `rpc`
+ * override does. The answer is the same either way.
+ */
+export function indexedSource(index: MintIndex, telemetry: Telemetry = NO_TELEMETRY): TokenizedDomainSource {
+  return async (chain: ChainReader, wallet: Address) => {
+    const floor = index.floor();
+    const { slot, mints } = await findWalletMints(chain, wallet, COMMITMENT, floor);
+    if (mints.length === 0) return [];
+    const answer = await index.namesOf(mints, slot).catch((): IndexAnswer => ({ unavailable: "failed", floor: floor ?? 0 }));
+    if ("unavailable" in answer) {
+      telemetry.tokenizedIndexFallback(answer.unavailable);
+      return scanRecordsOfMints(chain, mints, floor);
+    }
+    return answer.names.filter((name): name is Address => name !== null);
+  };
 }
 
 export interface TokenizedIndexStats {
@@ -98,12 +136,8 @@ const wait = (ms: number) => {
  * index never holds two copies. Catch-ups are merged: one runs, and every
  * request asking for a newer slot meanwhile shares the single one after it.
  */
-export class TokenizedIndex {
-  private records: CompactRecords | undefined;
-  /** Changes since the build: a name account, or null for a record gone inactive. */
-  private readonly changes = new Map<Address, Address | null>();
-  /** Mints named by more than one active record: the SDK counts them as no match. */
-  private readonly ambiguous = new Set<Address>();
+export class TokenizedIndex implements MintIndex {
+  private readonly store: TokenizedRecordStore;
   private cursor: string | undefined;
   private syncedSlot = -1;
   /** Highest slot the index has reached: never asked below again, whatever happens to the rows. */
@@ -128,39 +162,43 @@ export class TokenizedIndex {
     private readonly options: TokenizedIndexOptions,
   ) {
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
-    this.telemetry.tokenizedIndexState("idle");
+    this.store = options.store ?? new CompactRecordStore();
+    this.source = indexedSource(this, this.telemetry);
+    const saved = this.store.loadProgress();
+    if (saved) {
+      // Rows that outlived the process: caught up from their cursor, never below their floor.
+      this.floorSlot = saved.floorSlot;
+      this.partitioned = saved.partitioned;
+      if (saved.ready) {
+        this.cursor = saved.cursor;
+        this.syncedSlot = saved.syncedSlot;
+        this.state = "ready";
+      } else {
+        this.store.clear();
+      }
+    }
+    this.telemetry.tokenizedIndexState(this.state);
   }
 
   get stats(): TokenizedIndexStats {
     return {
       state: this.state,
-      records: (this.records?.size ?? 0) + [...this.changes.values()].filter((name) => name !== null).length,
-      bytes: this.bytes,
+      records: this.store.records,
+      bytes: this.store.bytes,
       syncedSlot: this.syncedSlot,
       ...this.counters,
     };
   }
 
-  private get bytes(): number {
-    return (this.records?.bytes ?? 0) + (this.changes.size + this.ambiguous.size) * CHANGE_BYTES;
-  }
-
   /** The source `/domains` uses on `RPC_URL`. */
-  readonly source: TokenizedDomainSource = async (chain: ChainReader, wallet: Address) => {
-    const floor = this.floor();
-    // Never older than the index: a node behind it refuses, and another endpoint is asked.
-    const { slot, mints } = await findWalletMints(chain, wallet, COMMITMENT, floor);
-    if (mints.length === 0) return [];
+  readonly source: TokenizedDomainSource;
+
+  async namesOf(mints: readonly Address[], slot: number): Promise<IndexAnswer> {
     const unavailable = await this.readyFor(slot);
-    if (unavailable) {
-      this.telemetry.tokenizedIndexFallback(unavailable);
-      return scanRecordsOfMints(chain, mints, floor);
-    }
-    return mints.flatMap((mint) => {
-      const name = this.lookup(mint);
-      return name ? [name] : [];
-    });
-  };
+    const floor = this.floorSlot;
+    if (unavailable) return { unavailable, floor };
+    return { names: mints.map((mint) => this.store.lookup(mint) ?? null), floor };
+  }
 
   /** Settles once no build is under way (whatever its outcome): for tests and benchmarks. */
   async settled(): Promise<void> {
@@ -173,16 +211,8 @@ export class TokenizedIndex {
     clearTimeout(this.retryTimer);
   }
 
-  private floor(): number | undefined {
+  floor(): number | undefined {
     return this.floorSlot > 0 ? this.floorSlot : undefined;
-  }
-
-  private lookup(mint: Address): Address | undefined {
-    if (this.ambiguous.has(mint)) return undefined;
-    const changed = this.changes.get(mint);
-    if (changed !== undefined) return changed ?? undefined;
-    const name = this.records?.get(addressToBytes(mint));
-    return name && bytesToAddress(name);
   }
 
   /** Undefined once the index reflects `slot`; otherwise why the request must scan. */
@@ -283,11 +313,21 @@ export class TokenizedIndex {
 
   /** Drops the rows: a build never holds two copies, and a failed index holds none. */
   private release(): void {
-    this.records = undefined;
-    this.changes.clear();
-    this.ambiguous.clear();
+    this.store.clear();
     this.syncedSlot = -1;
     this.cursor = undefined;
+    this.save(false);
+  }
+
+  private save(ready: boolean): void {
+    const progress: IndexProgress = {
+      ready,
+      cursor: this.cursor,
+      syncedSlot: this.syncedSlot,
+      floorSlot: this.floorSlot,
+      partitioned: this.partitioned,
+    };
+    this.store.saveProgress(progress);
   }
 
   private setState(next: TokenizedIndexState, cause?: unknown): void {
@@ -302,7 +342,7 @@ export class TokenizedIndex {
       this.degraded = true;
       this.lastLogged = next;
     } else if (next === "ready" && this.degraded) {
-      logger?.info({ index: "tokenized", state: next, records: this.records?.size ?? 0 }, "tokenized index ready again");
+      logger?.info({ index: "tokenized", state: next, records: this.store.records }, "tokenized index ready again");
       this.degraded = false;
       this.lastLogged = next;
     }
@@ -319,7 +359,7 @@ export class TokenizedIndex {
       commitment: COMMITMENT,
       ...(floor !== undefined && { minContextSlot: floor }),
     });
-    const builder = new CompactRecordsBuilder(Math.floor(this.options.maxBytes / RECORD_BYTES));
+    const builder = this.store.build(Math.floor(this.options.maxBytes / RECORD_BYTES));
     let slot: number | undefined;
     if (!this.partitioned) {
       try {
@@ -336,8 +376,7 @@ export class TokenizedIndex {
         for (const partSlot of await Promise.all(round)) slot = Math.max(slot, partSlot);
       }
     }
-    this.records = builder.finish();
-    for (const key of this.records.duplicateKeys) this.ambiguous.add(bytesToAddress(key));
+    builder.finish();
     this.cursor = newest?.signature;
     this.reached(Math.max(slot, newest?.slot ?? 0));
   }
@@ -345,10 +384,11 @@ export class TokenizedIndex {
   private reached(slot: number): void {
     this.syncedSlot = Math.max(this.syncedSlot, slot);
     this.floorSlot = Math.max(this.floorSlot, this.syncedSlot);
+    this.save(true);
   }
 
   /** Active records, optionally only those whose mint starts with `prefix`; returns the answer's slot. */
-  private async scan(into: CompactRecordsBuilder, prefix: number[]): Promise<number> {
+  private async scan(into: RecordsBuild, prefix: number[]): Promise<number> {
     const floor = this.floor();
     const { slot, accounts } = await this.endpoint.getProgramAccounts(NAME_TOKENIZER_ID, {
       filters: [
@@ -406,15 +446,10 @@ export class TokenizedIndex {
       const mint = bytesToAddress(record.nftMint);
       const name = bytesToAddress(record.nameAccount);
       // Which records of a shared mint remain is not tracked: such a change rebuilds.
-      if (this.ambiguous.has(mint)) throw new NeedsRebuild("a change to a mint named by several records");
-      const known = this.lookup(mint);
-      if (record.tag === NftRecordTag.ActiveRecord) {
-        if (known !== undefined && known !== name) this.ambiguous.add(mint);
-        this.changes.set(mint, name);
-      } else if (record.tag === NftRecordTag.InactiveRecord && known === name) {
-        this.changes.set(mint, null);
-      }
+      if (this.store.isAmbiguous(mint)) throw new NeedsRebuild("a change to a mint named by several records");
+      if (record.tag === NftRecordTag.ActiveRecord) this.store.activate(mint, name);
+      else if (record.tag === NftRecordTag.InactiveRecord && this.store.lookup(mint) === name) this.store.deactivate(mint);
     }
-    if (this.bytes > this.options.maxBytes) throw new NeedsRebuild("changes since the last build over the memory budget");
+    if (this.store.bytes > this.options.maxBytes) throw new NeedsRebuild("changes since the last build over the memory budget");
   }
 }
