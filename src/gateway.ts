@@ -11,7 +11,8 @@ import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
 import { routeBulkheads } from "./service/bulkhead.js";
-import { TokenizedIndex } from "./service/tokenized-index.js";
+import type { TokenizedRecordStore } from "./service/record-store.js";
+import { type MintIndex, TokenizedIndex, indexedSource } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
 import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
 
@@ -78,6 +79,12 @@ export interface Platform {
   readonly clock?: () => number;
   /** Speed only (see Accelerators); absent: every default. */
   readonly accelerators?: Accelerators;
+  /**
+   * The tokenized index of `RPC_URL` where it lives outside the gateway's
+   * own state (Workers: a Durable Object), for this request; absent or
+   * undefined: with per-request endpoints, `/domains` scans.
+   */
+  readonly remoteTokenizedIndex?: (c: Context) => MintIndex | undefined;
 }
 
 export interface Gateway {
@@ -105,18 +112,18 @@ function cutoffMemory(): CutoffMemory {
 
 const yieldByTimer = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
-export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
-  const perRequest = platform.endpointsPerRequest ?? false;
+type EndpointsPlatform = Pick<Platform, "transports" | "telemetry" | "accelerators">;
+
+/** Builds a function that makes one set of RPC endpoints of `config`; each set shares the health of the URLs. */
+function endpointsOf(config: GatewayConfig, platform: EndpointsPlatform, cutoffs?: CutoffMemory): () => RpcEndpoints {
   const accelerators = platform.accelerators ?? {};
   const { telemetry } = platform;
-  const sharedCutoffs = perRequest ? cutoffMemory() : undefined;
   // Endpoint health outlives every set of endpoints (on Workers, one per request): plain state only.
   const health =
     config.rpcUrls.length > 1
       ? endpointHealths(config.rpcUrls, breakerSettings(config.rpcTimeoutMs), telemetry ?? NO_TELEMETRY)
       : undefined;
-  const makeEndpoints = () =>
+  return () =>
     new RpcEndpoints({
       rpcUrls: config.rpcUrls,
       timeoutMs: config.rpcTimeoutMs,
@@ -142,8 +149,60 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
       },
       transports: platform.transports(),
       telemetry,
-      ...(sharedCutoffs && { cutoffMemory: sharedCutoffs }),
+      ...(cutoffs && { cutoffMemory: cutoffs }),
     });
+}
+
+/** A request waits for the index at most half its RPC deadline, and keeps the rest for the scan. */
+const indexWaitMs = (config: GatewayConfig) => Math.ceil(config.rpcTimeoutMs / 2);
+
+/** The tokenized index of `RPC_URL` with its own endpoints, for a host that keeps it apart from the gateway. */
+export interface IndexHost {
+  readonly index: TokenizedIndex;
+  /** Longest the index lets a request wait before it answers that the request must scan. */
+  readonly maxWaitMs: number;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds the tokenized index of `RPC_URL` over `store`, with endpoints of
+ * its own that its reads share (a Durable Object may share promises
+ * between the requests it serves). Undefined without `RPC_URL` or with
+ * `TOKENIZED_INDEX=off`.
+ */
+export function createIndexHost(
+  config: GatewayConfig,
+  platform: EndpointsPlatform & Pick<Platform, "logger">,
+  store: TokenizedRecordStore,
+): IndexHost | undefined {
+  if (!config.tokenizedIndex) return undefined;
+  const endpoints = endpointsOf(config, platform)();
+  const trusted = endpoints.trustedEndpoint;
+  if (!trusted) return undefined;
+  const maxWaitMs = indexWaitMs(config);
+  const index = new TokenizedIndex(trusted, {
+    maxBytes: config.tokenizedIndexMaxMb * MiB,
+    maxWaitMs,
+    logger: platform.logger,
+    store,
+    ...(platform.telemetry && { telemetry: platform.telemetry }),
+  });
+  return {
+    index,
+    maxWaitMs,
+    dispose: () => {
+      index.dispose();
+      return endpoints.close();
+    },
+  };
+}
+
+/** Wires configuration into the layers: RPC endpoints → resolver → HTTP app. */
+export function createGateway(config: GatewayConfig, platform: Platform): Gateway {
+  const perRequest = platform.endpointsPerRequest ?? false;
+  const accelerators = platform.accelerators ?? {};
+  const { telemetry } = platform;
+  const makeEndpoints = endpointsOf(config, platform, perRequest ? cutoffMemory() : undefined);
   const resolver = new Resolver({
     pda: config.pdaPolicy,
     cacheTtlMs: config.resolveCacheTtlMs,
@@ -166,16 +225,16 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
   // The index is shared state with pending reads: never with per-request endpoints.
   const trusted = shared?.trustedEndpoint;
-  // A request waits for the index at most half its RPC deadline, and keeps the rest for the scan.
   const index =
     config.tokenizedIndex && trusted
       ? new TokenizedIndex(trusted, {
           maxBytes: config.tokenizedIndexMaxMb * MiB,
-          maxWaitMs: Math.ceil(config.rpcTimeoutMs / 2),
+          maxWaitMs: indexWaitMs(config),
           logger: platform.logger,
           ...(telemetry && { telemetry }),
         })
       : undefined;
+  const remote = config.tokenizedIndex ? platform.remoteTokenizedIndex : undefined;
   // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
   const resolveShortcut =
     shared && trusted && config.resolveCacheTtlMs > 0 && accelerators.requestKey
@@ -184,8 +243,12 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const app = createApp({
     endpoints,
     resolver,
-    // Routes see their endpoint through a per-request view (src/http/frame/rpc-usage.ts): compare URLs.
-    tokenizedSource: (endpoint) => (index && endpoint.url === trusted?.url ? index.source : scanTokenizedDomains),
+    tokenizedSource: (c, viaOverride) => {
+      if (viaOverride) return scanTokenizedDomains;
+      if (index) return index.source;
+      const elsewhere = remote?.(c);
+      return elsewhere ? indexedSource(elsewhere, telemetry) : scanTokenizedDomains;
+    },
     logger: platform.logger,
     telemetry,
     metrics: platform.metrics,

@@ -14,6 +14,16 @@ function workerScript(): Promise<string> {
   return bundle;
 }
 
+export interface WorkerdOptions {
+  /**
+   * Bind the tokenized index's Durable Object as wrangler.toml does (SQLite
+   * storage, in memory for the test); false: the Worker without it (`/domains` scans).
+   */
+  readonly indexObject?: boolean;
+  /** Keep Durable Object storage in this folder, so a restarted gateway finds it again. */
+  readonly persistTo?: string;
+}
+
 export interface WorkerdGateway {
   readonly url: string;
   close(): Promise<void>;
@@ -24,7 +34,7 @@ export interface WorkerdGateway {
  * loopback port, with `env` as its bindings. `cf: false`: nothing is fetched
  * from Cloudflare; the only outbound traffic is to the RPC URLs a test gives.
  */
-export async function startWorkerdGateway(env: Env): Promise<WorkerdGateway> {
+export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}): Promise<WorkerdGateway> {
   const bindings: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) bindings[name] = value;
   const miniflare = new Miniflare({
@@ -35,6 +45,10 @@ export async function startWorkerdGateway(env: Env): Promise<WorkerdGateway> {
     host: "127.0.0.1",
     port: 0,
     bindings,
+    ...(options.indexObject !== false && {
+      durableObjects: { TOKENIZED_INDEX_OBJECT: { className: "TokenizedIndexObject", useSQLite: true } },
+    }),
+    ...(options.persistTo && { durableObjectsPersist: options.persistTo }),
   });
   const url = await miniflare.ready;
   return { url: url.origin, close: () => miniflare.dispose() };

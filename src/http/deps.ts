@@ -36,8 +36,8 @@ export interface AppDeps {
   readonly telemetry?: Telemetry;
   /** When given, `GET /metrics` answers its rendering (Prometheus text); absent: no such route. */
   readonly metrics?: MetricsExporter;
-  /** Where `/domains` finds a wallet's tokenized domains on an endpoint (an index for RPC_URL, else scans). */
-  tokenizedSource(endpoint: RpcEndpoint): TokenizedDomainSource;
+  /** Where `/domains` finds a wallet's tokenized domains (an index for RPC_URL, else scans; always scans with `rpc`). */
+  tokenizedSource(c: Context, viaOverride: boolean): TokenizedDomainSource;
   /** max-age of cacheable record routes (CACHE_TTL_SECONDS). */
   readonly cacheTtlSeconds: number;
   /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type Fault,
   Ledger,
   buildDomainAccounts,
   identity,
@@ -10,8 +14,11 @@ import {
 } from "../../src/localnet/index.js";
 import { NAME_TOKENIZER_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
-import { type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
+import { type Stack, onWorkerd, request, startStack } from "../../testkit/stack.js";
+import { startWorkerdGateway } from "../../testkit/workerd-gateway.js";
 
+/** The index's whole-program scan (its 96-byte slice), told apart from the per-mint scans and the wallet's. */
+const INDEX_SCAN = '"dataSlice":{"offset":2,"length":96}';
 const alice = identity("alice").address;
 const bob = identity("bob").address;
 const carol = identity("carol").address;
@@ -83,13 +90,13 @@ describe("/domains follows tokenize, transfer and unwrap while the gateway runs"
     }
     // Answered at once (by the tokenizer scan of its mint while the index rebuilds behind it).
     expect((await domainsOf(stack, bob)).map((d) => d.domain)).toContain("music");
-    // Once rebuilt, the index answers again: the wallet's two scans and nothing else (Workers scan: one more).
+    // Once rebuilt, the index answers again: the wallet's two scans and nothing else (on Workers, the index object).
     const scansPerRequest = async () => {
       stack.localnet.resetStats();
       expect((await domainsOf(stack, bob)).map((d) => d.domain)).toContain("music");
       return stack.localnet.stats.methods.getProgramAccounts;
     };
-    await expect.poll(scansPerRequest, { timeout: 10_000 }).toBe(onWorkerd ? 3 : 2);
+    await expect.poll(scansPerRequest, { timeout: 10_000 }).toBe(2);
   });
 
   it("answers the official SDK's token and tokenizer scans from the localnet", async () => {
@@ -108,5 +115,84 @@ describe("/domains follows tokenize, transfer and unwrap while the gateway runs"
     expect(older.map((s) => s.signature)).not.toContain(signatures[4]!.signature);
     const newer = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), { until: signatures[2]!.signature });
     expect(newer.map((s) => s.signature)).toEqual(signatures.slice(0, 2).map((s) => s.signature));
+  });
+});
+
+/** getProgramAccounts calls one `/domains` request causes, as the localnet counts them. */
+async function scansOf(target: Stack, gatewayUrl: string, wallet: string): Promise<{ scans: number; domains: string[] }> {
+  target.localnet.resetStats();
+  const answer = await request(gatewayUrl, `/domains/${wallet}`);
+  expect(answer.status).toBe(200);
+  const domains = (answer.body as { result: { domain: string }[] }).result.map((d) => d.domain);
+  return { scans: target.localnet.stats.methods.getProgramAccounts ?? 0, domains };
+}
+
+describe.runIf(onWorkerd)("the index's Durable Object on Workers", () => {
+  it("unbound, the Worker scans the tokenizer per mint: one scan more per request, the same answer", async () => {
+    const unbound = await startWorkerdGateway(
+      { RPC_URL: stack.localnet.url, LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1" },
+      { indexObject: false },
+    );
+    try {
+      const bound = await scansOf(stack, stack.gateway.url, carol);
+      const scanned = await scansOf(stack, unbound.url, carol);
+      expect(scanned.domains).toEqual(bound.domains);
+      expect(bound.domains.length).toBeGreaterThan(0);
+      expect(bound.scans).toBe(2);
+      expect(scanned.scans).toBe(3);
+    } finally {
+      await unbound.close();
+    }
+  });
+
+  it("an index object that cannot build (each fault as on Node) leaves /domains on the scan path, then answers again", async () => {
+    const faults: Fault[] = [
+      { kind: "jsonrpc-error", method: "getSignaturesForAddress", code: -32601, message: "Method not found" },
+      { kind: "jsonrpc-error", params: INDEX_SCAN, code: -32010, message: "excluded from account secondary indexes" },
+      { kind: "hang", params: INDEX_SCAN },
+    ];
+    for (const fault of faults) {
+      const worker = await startWorkerdGateway({ RPC_URL: stack.localnet.url, LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1", RPC_TIMEOUT_MS: "1000" });
+      try {
+        stack.localnet.setFault(fault);
+        for (const wallet of [alice, bob, carol]) {
+          const started = performance.now();
+          expect((await request(worker.url, `/domains/${wallet}`)).body).toEqual((await scanning.get(`/domains/${wallet}`)).body);
+          expect(performance.now() - started).toBeLessThan(3_000);
+        }
+        stack.localnet.setFault(null);
+        // Retried in the object's background after 1 s, doubling: back to the wallet's two scans.
+        await expect.poll(async () => (await scansOf(stack, worker.url, carol)).scans, { timeout: 10_000, interval: 250 }).toBe(2);
+      } finally {
+        stack.localnet.setFault(null);
+        await worker.close();
+      }
+    }
+  });
+
+  it("keeps its rows and progress across a restart: woken again, it catches up instead of rebuilding", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "index-object-"));
+    const env = { RPC_URL: stack.localnet.url, LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1" };
+    try {
+      const first = await startWorkerdGateway(env, { persistTo: folder });
+      // The first request waits for the build: the wallet's two scans and the whole-program tokenizer scan.
+      expect(await scansOf(stack, first.url, carol)).toMatchObject({ scans: 3 });
+      await first.close();
+      transferDomainNft(ledger, { domainKey: deriveDomainKey("art"), from: carol, to: alice });
+      const again = await startWorkerdGateway(env, { persistTo: folder });
+      try {
+        const after = await scansOf(stack, again.url, alice);
+        expect(after.scans).toBe(2);
+        expect(after.domains).toContain("art");
+        expect(stack.localnet.stats.methods.getSignaturesForAddress).toBeGreaterThan(0);
+        expect((await scansOf(stack, again.url, carol)).domains).not.toContain("art");
+        transferDomainNft(ledger, { domainKey: deriveDomainKey("art"), from: alice, to: carol });
+        expect((await scansOf(stack, again.url, carol)).domains).toContain("art");
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

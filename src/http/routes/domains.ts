@@ -38,11 +38,12 @@ export function domainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
     // With `rpc`, the override's server sizes the lists: such requests share a bulkhead.
     (c, { params }) => {
+      const viaOverride = namesOverride(c.req.query("rpc"));
       const answer = async () => {
         const endpoint = c.get("rpc")();
-        return ok(c, await listWalletDomains(endpoint, params.owner, deps.tokenizedSource(endpoint)));
+        return ok(c, await listWalletDomains(endpoint, params.owner, deps.tokenizedSource(c, viaOverride)));
       };
-      return namesOverride(c.req.query("rpc")) ? deps.bulkheads.overrideLists.run(1, answer) : answer();
+      return viaOverride ? deps.bulkheads.overrideLists.run(1, answer) : answer();
     },
   );
   return routes;

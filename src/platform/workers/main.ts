@@ -1,10 +1,12 @@
 import type { ExecutionContext } from "hono";
-import { ConfigError, type Env, type GatewayConfig, loadConfig } from "../../config.js";
+import { ConfigError, type GatewayConfig, loadConfig } from "../../config.js";
 import type { Gateway } from "../../gateway.js";
 import { type DocsAssets, docsAsset } from "../../http/docs-assets.js";
 import { outsideAppAnswer } from "../../http/answer/outside-app.js";
 import { createFetchTransports } from "../../rpc/transport/fetch.js";
+import { type Bindings, INDEX_OBJECT_BINDING, settingsFrom } from "./bindings.js";
 import { createConsoleLogger } from "./console-logger.js";
+import { indexObjectClient, indexObjectName, isObjectNamespace } from "./index-object-client.js";
 import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js?text";
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css?text";
 
@@ -22,17 +24,8 @@ interface EdgeCache {
 }
 declare const caches: { readonly default: EdgeCache };
 
-/** Bindings: `[vars]` and secrets of wrangler.toml, with the same names as Node's environment variables. */
-type Bindings = Record<string, unknown>;
-
-/** wrangler `[vars]` may be numbers or booleans; the settings are read as the strings Node would see. */
-function settingsFrom(bindings: Bindings): Env {
-  const env: Env = {};
-  for (const [name, value] of Object.entries(bindings)) {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") env[name] = String(value);
-  }
-  return env;
-}
+/** The Durable Object class that keeps the tokenized index (wrangler.toml binds it as TOKENIZED_INDEX_OBJECT). */
+export { TokenizedIndexObject } from "./tokenized-index-object.js";
 
 interface Built {
   readonly config: GatewayConfig;
@@ -63,6 +56,8 @@ async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
   const { createGateway } = gatewayModule;
   try {
     const config = loadConfig(settingsFrom(bindings));
+    // The object answers within half of RPC_TIMEOUT_MS (as the index on Node); past a little more, the Worker scans.
+    const indexClient = indexObjectClient(indexObjectName(config.rpcUrls), Math.ceil(config.rpcTimeoutMs / 2) + 500);
     const gateway = createGateway(config, {
       logger: createConsoleLogger(config.logLevel),
       transports: createFetchTransports,
@@ -70,6 +65,11 @@ async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
       peerAddress: (c) => c.req.header("cf-connecting-ip"),
       endpointsPerRequest: true,
       docsAssets: bundledDocsAssets,
+      // Bound: `/domains` on RPC_URL asks the index object; unbound, it scans.
+      remoteTokenizedIndex: (c) => {
+        const namespace = (c.env as Bindings | undefined)?.[INDEX_OBJECT_BINDING];
+        return isObjectNamespace(namespace) ? indexClient(namespace) : undefined;
+      },
     });
     built = { config, gateway };
   } catch (error) {
