@@ -238,8 +238,12 @@ export const SECTIONS = {
   },
   workerd: {
     script: "workerd.ts",
-    about: "Node vs the Workers build under workerd, same localnet",
-    knobs: { durationS: durationS(10) },
+    about: "Node vs the Workers build under workerd, same localnet; /domains with and without the index object",
+    knobs: {
+      durationS: durationS(10),
+      latencyMs: number("BENCH_LATENCY_MS", 20, "delay the localnet adds to every RPC answer (the /domains part)"),
+      holdings: number("BENCH_HOLDINGS", 8, "tokenized domains the /domains wallet holds"),
+    },
   },
   profile: {
     script: "profile.ts",

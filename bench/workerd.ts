@@ -1,6 +1,19 @@
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import { DEMO_FIXTURE_PATH, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import {
+  DEMO_FIXTURE_PATH,
+  Ledger,
+  buildDomainAccounts,
+  encodeNftRecord,
+  identity,
+  loadFixtureFile,
+  startLocalnet,
+  tokenizeDomain,
+} from "../src/localnet/index.js";
+import { bytesToAddress, utf8 } from "../src/sns/bytes.js";
+import { NAME_TOKENIZER_ID } from "../src/sns/constants.js";
+import { deriveDomainKey } from "../src/sns/derive.js";
 import { startChildGateway } from "../testkit/child-gateway.js";
 import { startWorkerdGateway } from "../testkit/workerd-gateway.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
@@ -12,10 +25,14 @@ import { settingsFor } from "./settings.js";
  * `npm run bench -- workerd`: `/resolve` throughput at 64 concurrent clients,
  * the Node build (a child process with production flags) against the
  * Workers build under workerd (Miniflare), same localnet, same run, cache
- * off; then the Workers bundle's size, raw and gzip.
+ * off; then `/domains` of a wallet holding tokenized domains, with the
+ * tokenized index (Node in process, Workers in its Durable Object) and
+ * without it (Workers unbound: a tokenizer scan per mint), over a localnet
+ * that answers after BENCH_LATENCY_MS; then the Workers bundle's size, raw
+ * and gzip.
  */
 
-const DURATION_S = settingsFor("workerd").durationS;
+const { durationS: DURATION_S, latencyMs: LATENCY_MS, holdings: HOLDINGS } = settingsFor("workerd");
 const CONNECTIONS = 64;
 const PATH = "/resolve/plain.sns";
 
@@ -24,6 +41,70 @@ async function throughput(url: string): Promise<{ rps: number; p99: number; non2
   await autocannon({ url: url + PATH, connections: CONNECTIONS, duration: 2 });
   const result = await autocannon({ url: url + PATH, connections: CONNECTIONS, duration: DURATION_S });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+}
+
+/** A tokenizer with 2,000 other active records, and a wallet holding HOLDINGS tokenized domains. */
+function walletLedger(): { ledger: Ledger; holder: string } {
+  const ledger = new Ledger();
+  const key = (label: string, i: number) => bytesToAddress(sha256(utf8.encode(`bench-workerd:${label}:${i}`)));
+  for (let i = 0; i < 2_000; i++) {
+    const nameAccount = key("name", i);
+    ledger.setAccount(key("record", i), {
+      owner: NAME_TOKENIZER_ID,
+      data: encodeNftRecord({ tag: 2, nonce: 255, nameAccount, owner: nameAccount, nftMint: key("mint", i) }),
+    });
+  }
+  const holder = identity("collector").address;
+  for (let i = 0; i < HOLDINGS; i++) {
+    const name = `held${i}`;
+    for (const { address, account } of buildDomainAccounts({ name, owner: holder })) ledger.setAccount(address, account);
+    tokenizeDomain(ledger, { domainKey: deriveDomainKey(name), holder });
+  }
+  return { ledger, holder };
+}
+
+const DOMAINS_CONNECTIONS = 16;
+
+/** `/domains` of the holder: throughput, p99, and the RPC calls one request causes once warm. */
+async function domainsOn(url: string, holder: string, counted: Awaited<ReturnType<typeof startLocalnet>>) {
+  const path = `/domains/${holder}`;
+  // Warm-up: the index is built (or the object woken) and caught up.
+  for (let i = 0; i < 5; i++) await (await fetch(url + path)).arrayBuffer();
+  counted.resetStats();
+  const answer = (await (await fetch(url + path)).json()) as { result: unknown[] };
+  const calls = Object.entries(counted.stats.methods)
+    .map(([method, n]) => `${method} ${n}`)
+    .join(", ");
+  const result = await autocannon({ url: url + path, connections: DOMAINS_CONNECTIONS, duration: DURATION_S });
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx + result.errors, calls, found: answer.result.length };
+}
+
+async function domainsSection(): Promise<void> {
+  const { ledger, holder } = walletLedger();
+  const chain = await startLocalnet({ ledger, latencyMs: LATENCY_MS });
+  const env = { RPC_URL: chain.url, LOG_LEVEL: "info" };
+  try {
+    const node = await startChildGateway(env);
+    const onNode = await domainsOn(node.url, holder, chain).finally(() => node.stop());
+    const bound = await startWorkerdGateway({ ...env, PORT: "0", HOST: "127.0.0.1" });
+    const withObject = await domainsOn(bound.url, holder, chain).finally(() => bound.close());
+    const unbound = await startWorkerdGateway({ ...env, PORT: "0", HOST: "127.0.0.1" }, { indexObject: false });
+    const scanning = await domainsOn(unbound.url, holder, chain).finally(() => unbound.close());
+    console.log(
+      `
+GET /domains/<wallet with ${HOLDINGS} tokenized domains>, c${DOMAINS_CONNECTIONS}, ${DURATION_S} s, localnet answering after ${LATENCY_MS} ms
+`,
+    );
+    console.log("| target | req/s | p99 ms | non-2xx + errors | domains | RPC calls per request |\n|---|---|---|---|---|---|");
+    const row = (name: string, r: typeof onNode) => `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} | ${r.found} | ${r.calls} |`;
+    console.log(row("Node, index in process", onNode));
+    console.log(row("workerd, index object", withObject));
+    console.log(row("workerd, unbound (scans)", scanning));
+    console.log(`
+ratio workerd with/without the index object: ${(withObject.rps / scanning.rps).toFixed(2)} req/s, ${(scanning.p99 / Math.max(1, withObject.p99)).toFixed(2)} × lower p99`);
+  } finally {
+    await chain.close();
+  }
 }
 
 const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
@@ -41,6 +122,7 @@ try {
   console.log(row("Node (undici)", onNode));
   console.log(row("workerd (fetch)", onWorkerd));
   console.log(`\nratio workerd/Node: ${(onWorkerd.rps / onNode.rps).toFixed(2)}`);
+  await domainsSection();
   await bundleWorker();
   const bytes = readFileSync(WORKER_OUTFILE);
   console.log(`bundle ${WORKER_OUTFILE}: ${(bytes.length / 1024).toFixed(1)} KiB, gzip ${(gzipSync(bytes).length / 1024).toFixed(1)} KiB`);

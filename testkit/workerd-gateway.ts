@@ -1,6 +1,7 @@
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import type { Env } from "../src/config.js";
+import { INDEX_OBJECT_BINDING } from "../src/platform/workers/bindings.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
 import { WORKER_ENTRY, workerBuildOptions } from "../scripts/worker-bundle.mjs";
 
@@ -46,7 +47,7 @@ export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}
     port: 0,
     bindings,
     ...(options.indexObject !== false && {
-      durableObjects: { TOKENIZED_INDEX_OBJECT: { className: "TokenizedIndexObject", useSQLite: true } },
+      durableObjects: { [INDEX_OBJECT_BINDING]: { className: "TokenizedIndexObject", useSQLite: true } },
     }),
     ...(options.persistTo && { durableObjectsPersist: options.persistTo }),
   });
