@@ -34,8 +34,16 @@ export function createNodeLog(level: string, dest: number | string = 1): NodeLog
     blocks.flush();
     destination.flushSync();
   };
-  process.on("exit", flushSync);
+  flushedAtExit(flushSync);
   return { logger: Object.assign(logger, { request: requestLineWriter(logger, blocks) }), flushSync };
+}
+
+/** What each log writes when the process exits: one `exit` listener, however many logs a process makes. */
+const atExit = new Set<() => void>();
+
+function flushedAtExit(flushSync: () => void): void {
+  if (atExit.size === 0) process.on("exit", () => atExit.forEach((flush) => flush()));
+  atExit.add(flushSync);
 }
 
 /**
