@@ -82,8 +82,9 @@ export function exchangeFault(
   return new RpcError("network", `RPC request failed: ${(error as Error)?.message ?? error}`, { cause: error });
 }
 
+/** A non-2xx answer; its `Retry-After` is read for a 429 or 503 only, as HttpStatusError (errors.ts) means it. */
 export const httpStatusFault = (status: number, retryAfter?: string | null) =>
-  new HttpStatusError(status, parseRetryAfter(retryAfter));
+  new HttpStatusError(status, status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined);
 
 export const declaredTooLarge = (length: number, maxBytes: number) =>
   new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${maxBytes}`);
