@@ -1,12 +1,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnswerLimits, AnswerShapeGuard } from "../../src/rpc/answer-shape.js";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { OverloadedError, RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
+import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
+import { RequestBudget, RpcBudgetError } from "../../src/rpc/request-budget.js";
 import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/rpc/transport/undici.js";
-import { createTransport } from "../../src/rpc/transport/contract.js";
+import { answerLimitsWithin, createTransport, defaultAnswerLimits } from "../../src/rpc/transport/contract.js";
 import { fetchPost } from "../../src/rpc/transport/fetch.js";
 import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
+import { type Settled, type Tally, count, expectReached, mapLimit, settle, withContext } from "../../testkit/differential.js";
+import { type Rng, createRng, seedFromEnv } from "../../testkit/rng.js";
 
 let localnet: Localnet;
 beforeAll(async () => {
@@ -190,4 +195,363 @@ describe("connect-time DNS check of IPv6 answers carrying an IPv4", () => {
     expect(looked).toBe("rpc.example.com");
     expect(outcome).toBe("::ffff:8.8.8.8");
   });
+});
+
+
+/*
+ * The undici exchange (src/rpc/transport/undici-exchange.ts) is held to the
+ * fetch transport (src/rpc/transport/fetch.ts through createTransport) over
+ * answers a plain HTTP server generates: statuses (2xx, redirects, 4xx, 413,
+ * 429 and 503 with and without Retry-After, 5xx, an early 103 first), bodies
+ * (JSON-RPC results and batches up to a few hundred KB, JSON-RPC errors,
+ * truncated JSON, garbage bytes, nothing, one byte under, at and over the
+ * byte limit, nesting and value counts past the structure limits), written
+ * in several pieces with pauses (cut inside multi-byte characters too), with
+ * and without Content-Length, some cut short by closing the socket, some
+ * never finished, some connections closed before any answer; posted with the
+ * same limits, memory budget and request budget on both sides. Both must
+ * resolve to the same value, or fail with the same error class, kind and
+ * details, and hold no budget bytes afterwards. A fresh seed per run,
+ * printed; DIFF_SEED=<seed> replays one.
+ */
+
+const PARITY_SEED = seedFromEnv("DIFF_SEED");
+const PARITY_CASES = 500;
+console.info(`transport parity: seed ${PARITY_SEED} × ${PARITY_CASES} answers (reproduce with DIFF_SEED=${PARITY_SEED})`);
+
+interface AnswerPlan {
+  readonly status: number;
+  readonly earlyHints: boolean;
+  readonly retryAfter: string | undefined;
+  readonly body: Buffer;
+  readonly declareLength: boolean;
+  /** Byte offsets where one write ends and the next begins, ascending. */
+  readonly cuts: readonly number[];
+  /** Milliseconds waited after each write (0: the next write follows at once). */
+  readonly pauses: readonly number[];
+  /** `close`: the socket is destroyed after `stopAfter` bytes; `hang`: nothing more is sent; `reset`: no answer at all. */
+  readonly stop: "close" | "hang" | "reset" | undefined;
+  readonly stopAfter: number;
+}
+
+interface ParityCase {
+  readonly id: number;
+  readonly label: string;
+  readonly request: string;
+  readonly plan: AnswerPlan;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly answerLimits: AnswerLimits | undefined;
+  readonly memoryBytes: number;
+  /** A request budget paying for the post, or undefined: none. */
+  readonly payer: { readonly maxCalls: number; readonly maxBytes: number } | undefined;
+}
+
+function parityText(rng: Rng): string {
+  const pieces = ["a", "Z", " ", '"', "\\", "\n", "\u0000", "\u001f", "é", "€", "中", "😀", "👩‍👩‍👧", "\u2028", "\ufeff", "\ud800"];
+  let text = "";
+  for (let i = rng.int(0, 24); i > 0; i--) text += rng.pick(pieces);
+  return text;
+}
+
+const base64Of = (rng: Rng, max: number) => Buffer.from(rng.bytes(rng.int(0, max))).toString("base64");
+
+function parityValue(rng: Rng, depth: number): unknown {
+  switch (rng.int(0, depth > 3 ? 4 : 7)) {
+    case 0:
+      return rng.int(-2_000_000_000, 2_000_000_000);
+    case 1:
+      return rng.pick([0, -0.5, 1e21, 2 ** 64, 5e-324, rng.next() * 1e6]);
+    case 2:
+      return parityText(rng);
+    case 3:
+      return rng.pick([true, false, null]);
+    case 4:
+      return base64Of(rng, 300);
+    case 5:
+      return Array.from({ length: rng.int(0, 5) }, () => parityValue(rng, depth + 1));
+    case 6:
+      return Object.fromEntries(Array.from({ length: rng.int(0, 5) }, () => [parityText(rng), parityValue(rng, depth + 1)]));
+    default: {
+      const account = () => ({
+        data: [base64Of(rng, 3000), "base64"],
+        executable: false,
+        lamports: rng.int(0, 1e9),
+        owner: "11111111111111111111111111111111",
+        rentEpoch: 2 ** 64,
+        space: rng.int(0, 10_000),
+      });
+      return { context: { slot: rng.int(0, 300_000_000) }, value: Array.from({ length: rng.int(0, 8) }, () => (rng.bool(0.2) ? null : account())) };
+    }
+  }
+}
+
+const rpcAnswer = (rng: Rng, id: number) =>
+  rng.bool(0.15)
+    ? { jsonrpc: "2.0", id, error: { code: rng.pick([-32602, -32005, -32600]), message: parityText(rng), data: parityValue(rng, 3) } }
+    : { jsonrpc: "2.0", id, result: parityValue(rng, 0) };
+
+/** A JSON-RPC answer of exactly `size` bytes, with multi-byte characters where a write may cut (shorter: not JSON). */
+function sizedAnswer(rng: Rng, size: number): Buffer {
+  const head = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":"`);
+  const tail = Buffer.from(`"}`);
+  const wide = Buffer.from(Array.from({ length: rng.int(0, 30) }, () => rng.pick(["é", "€", "中", "😀"])).join(""));
+  const room = size - head.length - tail.length - wide.length;
+  if (room < 0) return Buffer.alloc(size, "x");
+  const split = rng.int(0, room);
+  return Buffer.concat([head, Buffer.alloc(split, "A"), wide, Buffer.alloc(room - split, "B"), tail]);
+}
+
+function parityBody(rng: Rng, maxBytes: number): { body: Buffer; kind: string } {
+  const kinds = ["result", "result", "batch", "batch", "truncated", "garbage", "empty", "sized", "sized", "deep", "values"];
+  const kind = rng.pick(kinds);
+  switch (kind) {
+    case "result":
+      return { kind, body: Buffer.from(JSON.stringify(rpcAnswer(rng, rng.int(0, 1000)))) };
+    case "batch": {
+      // Up to a few hundred KB: accounts with base64 data.
+      const target = rng.int(1, 400_000);
+      const answers: unknown[] = [];
+      let size = 2;
+      while (size < target && answers.length < 500) {
+        const answer = rpcAnswer(rng, answers.length);
+        size += JSON.stringify(answer).length + 1;
+        answers.push(answer);
+      }
+      return { kind, body: Buffer.from(JSON.stringify(rng.shuffle(answers))) };
+    }
+    case "truncated": {
+      const whole = Buffer.from(JSON.stringify(rpcAnswer(rng, 1)));
+      return { kind, body: whole.subarray(0, rng.int(0, whole.length - 1)) };
+    }
+    case "garbage":
+      return {
+        kind,
+        body: rng.bool() ? Buffer.from(rng.bytes(rng.int(1, 5000))) : Buffer.from(rng.pick(["<html>502 Bad Gateway</html>", "null", "123abc", "{}}", "[", "\ufeff{}", parityText(rng)])),
+      };
+    case "empty":
+      return { kind, body: Buffer.alloc(0) };
+    case "sized": {
+      const offset = rng.pick([-1, 0, 1]);
+      return { kind: `sized(limit${offset < 0 ? "-1" : offset > 0 ? "+1" : ""})`, body: sizedAnswer(rng, maxBytes + offset) };
+    }
+    case "deep": {
+      const depth = rng.int(2, 30);
+      return { kind: `deep(${depth})`, body: Buffer.from(`${"[".repeat(depth)}${"]".repeat(depth)}`) };
+    }
+    default: {
+      const values = rng.pick([10, 1000, 40_000]);
+      return { kind: `values(${values})`, body: Buffer.from(`[${"0,".repeat(values - 1)}0]`) };
+    }
+  }
+}
+
+function parityRequest(rng: Rng): string {
+  const call = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: rng.pick(["getMultipleAccounts", "getAccountInfo", "getSlot", "getProgramAccounts"]),
+    params: [Array.from({ length: rng.int(0, 100) }, () => base64Of(rng, 32)), { encoding: "base64", note: parityText(rng) }],
+  });
+  return JSON.stringify(rng.bool(0.6) ? call(1) : Array.from({ length: rng.int(1, 8) }, (_, i) => call(i)));
+}
+
+const RETRY_AFTER = ["0", "1", "30", "120", " 7 ", "-3", "1.5", "soon", "Wed, 21 Oct 2099 07:28:00 GMT", "Thu, 01 Jan 1970 00:00:00 GMT"];
+
+function parityCase(rng: Rng, id: number): ParityCase {
+  const maxResponseBytes = rng.pick([2048, 65_536, 262_144, 1 << 20]);
+  const answerLimits: AnswerLimits | undefined = rng.bool(0.25)
+    ? { maxBytes: rng.int(1000, maxResponseBytes * 2), maxTokens: rng.pick([50, 1000, 100_000]), maxDepth: rng.pick([3, 8, 16]) }
+    : undefined;
+  const effectiveBytes = Math.min(answerLimits?.maxBytes ?? Infinity, maxResponseBytes);
+  const status = rng.bool(0.7)
+    ? rng.pick([200, 200, 200, 201, 206])
+    : rng.pick([301, 302, 307, 400, 404, 413, 429, 429, 500, 502, 503, 503, 504]);
+  const { body, kind } = parityBody(rng, effectiveBytes);
+  const cuts = new Set<number>();
+  for (let i = rng.int(0, 7); i > 0 && body.length > 1; i--) cuts.add(rng.int(1, body.length - 1));
+  // A cut inside a multi-byte character, where there is one.
+  let inside = rng.int(1, Math.max(1, body.length - 1));
+  while (inside < body.length && (body[inside]! & 0xc0) !== 0x80) inside++;
+  if (inside < body.length) cuts.add(inside);
+  const sorted = [...cuts].sort((a, b) => a - b);
+  const stop = rng.bool(0.14) ? rng.pick(["close", "close", "hang", "reset"] as const) : undefined;
+  const stopAfter = stop === "close" || stop === "hang" ? rng.int(0, Math.max(0, body.length - 1)) : body.length;
+  const plan: AnswerPlan = {
+    status,
+    earlyHints: rng.bool(0.1),
+    retryAfter: status >= 300 && rng.bool(0.6) ? rng.pick(RETRY_AFTER) : undefined,
+    body,
+    declareLength: rng.bool(),
+    cuts: sorted,
+    pauses: sorted.map(() => (rng.bool(0.6) ? 0 : rng.int(1, 4))),
+    stop: stop === "close" && body.length === 0 ? "reset" : stop,
+    stopAfter,
+  };
+  const memoryBytes = rng.bool(0.15) ? rng.int(512, 300_000) : 1 << 26;
+  const payer = rng.bool(0.2) ? { maxCalls: rng.pick([0, 1, 5]), maxBytes: rng.int(100, 500_000) } : undefined;
+  const label = [
+    `case ${id}: ${status}${plan.earlyHints ? " after 103" : ""}${plan.retryAfter !== undefined ? ` Retry-After ${JSON.stringify(plan.retryAfter)}` : ""}`,
+    `${kind} body of ${body.length} bytes${plan.declareLength ? " with Content-Length" : ""} in ${sorted.length + 1} writes`,
+    plan.stop ? `${plan.stop} after ${plan.stop === "reset" ? 0 : stopAfter} bytes` : "",
+    `limit ${effectiveBytes}${answerLimits ? ` (asked ${JSON.stringify(answerLimits)})` : ""}, memory ${memoryBytes}`,
+    payer ? `payer ${JSON.stringify(payer)}` : "",
+  ].filter(Boolean);
+  return {
+    id,
+    label: label.join(", "),
+    request: parityRequest(rng),
+    plan,
+    timeoutMs: plan.stop === "hang" ? 250 : 10_000,
+    maxResponseBytes,
+    answerLimits,
+    memoryBytes,
+    payer,
+  };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Plays `plan` on `response`: headers, the body in its writes and pauses, then the end, a close or nothing. */
+async function play(plan: AnswerPlan, response: http.ServerResponse): Promise<void> {
+  response.on("error", () => undefined);
+  if (plan.stop === "reset") {
+    response.socket?.destroy();
+    return;
+  }
+  if (plan.earlyHints) response.writeEarlyHints({ link: "</x>; rel=preload" });
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (plan.declareLength) headers["content-length"] = String(plan.body.length);
+  if (plan.retryAfter !== undefined) headers["retry-after"] = plan.retryAfter;
+  if (plan.status >= 300 && plan.status < 400) headers.location = "/elsewhere";
+  response.writeHead(plan.status, headers);
+  const end = plan.stop ? plan.stopAfter : plan.body.length;
+  let from = 0;
+  for (const [i, cut] of [...plan.cuts.filter((at) => at < end), end].entries()) {
+    if (response.destroyed) return;
+    if (cut > from) response.write(plan.body.subarray(from, cut));
+    from = cut;
+    const ms = plan.pauses[i] ?? 0;
+    if (ms) await pause(ms);
+  }
+  if (plan.stop === "hang") return; // left open: the client's deadline ends it
+  if (plan.stop === "close") response.socket?.destroy();
+  else response.end();
+}
+
+/** An outcome as the details both transports must agree on. */
+function outcomeOf(settled: Settled<unknown>): string {
+  if (settled.ok) return "ok";
+  const error = settled.error;
+  if (error instanceof HttpStatusError) return `HttpStatusError ${error.status}, retry after ${error.retryAfterMs} ms`;
+  if (error instanceof RpcBudgetError) return `RpcBudgetError ${error.bound}: ${error.message}`;
+  // How the connection failed is worded by each client ("other side closed", "terminated"): the kind is the contract.
+  if (error instanceof RpcError) return error.kind === "network" ? "RpcError network" : `RpcError ${error.kind}: ${error.message}`;
+  if (error instanceof OverloadedError) return `OverloadedError: ${error.message}`;
+  return `unexpected ${(error as Error)?.name}: ${(error as Error)?.message}`;
+}
+
+const kindOf = (settled: Settled<unknown>) =>
+  settled.ok ? "ok" : settled.error instanceof RpcError ? settled.error.kind : settled.error instanceof OverloadedError ? "overloaded" : "unexpected";
+
+/**
+ * How many of its limits the answer passes while the reader takes it in:
+ * bytes, structure, memory budget, request budget. Past two or more, which
+ * one is met first depends on where the network split the body into chunks
+ * (each chunk is checked whole), so the two sides may name different ones.
+ */
+function limitsPassed(testCase: ParityCase): number {
+  const { plan } = testCase;
+  if (plan.status < 200 || plan.status >= 300 || plan.stop === "reset") return 0;
+  const limits = testCase.answerLimits ? answerLimitsWithin(testCase.answerLimits, testCase.maxResponseBytes) : defaultAnswerLimits(testCase.maxResponseBytes);
+  if (plan.declareLength && plan.body.length > limits.maxBytes) return 0; // refused from the header, before any byte
+  const read = plan.body.subarray(0, plan.stop ? plan.stopAfter : plan.body.length);
+  let structure = 0;
+  try {
+    new AnswerShapeGuard({ ...limits, maxBytes: Infinity }).feed(read);
+  } catch {
+    structure = 1;
+  }
+  return (
+    structure +
+    Number(read.length > limits.maxBytes) +
+    Number(read.length > testCase.memoryBytes) +
+    Number(testCase.payer !== undefined && read.length > testCase.payer.maxBytes)
+  );
+}
+
+describe(`undici exchange and fetch transport over generated answers (seed ${PARITY_SEED})`, () => {
+  const plans = new Map<number, AnswerPlan>();
+  const received = new Map<string, { body: string; contentType: string | undefined }>();
+  let server: http.Server;
+  let origin: string;
+
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const [, id, side] = /^\/case\/(\d+)\/(\w+)$/.exec(request.url ?? "") ?? [];
+        received.set(`${id}/${side}`, { body: Buffer.concat(chunks).toString(), contentType: request.headers["content-type"] });
+        const plan = plans.get(Number(id));
+        if (plan) void play(plan, response);
+        else response.writeHead(404).end();
+      });
+    });
+    // Idle connections stay open for the whole run: a close racing a reused connection would be noise.
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it(`the same value or the same typed fault for ${PARITY_CASES} generated answers`, async () => {
+    const { Agent } = await import("undici");
+    const dispatcher = new Agent();
+    const rng = createRng(PARITY_SEED);
+    const cases = Array.from({ length: PARITY_CASES }, (_, id) => parityCase(rng, id));
+    for (const testCase of cases) plans.set(testCase.id, testCase.plan);
+    const tally: Tally = new Map();
+    const started = performance.now();
+
+    await mapLimit(cases, 8, (testCase) =>
+      withContext(`seed=${PARITY_SEED} ${testCase.label}`, async () => {
+        const post = async (side: "undici" | "fetch") => {
+          const memory = new ByteBudget(testCase.memoryBytes);
+          const limits = { timeoutMs: testCase.timeoutMs, maxResponseBytes: testCase.maxResponseBytes, budget: memory };
+          const url = `${origin}/case/${testCase.id}/${side}`;
+          const transport = side === "undici" ? createHttpTransport(url, { dispatcher, ...limits }) : createTransport(url, limits, fetchPost);
+          const payers = testCase.payer && new Map([[new RequestBudget({ deadlineMs: 60_000, maxItems: 0, ...testCase.payer }), 1]]);
+          const settled = await settle(() => transport.post(testCase.request, testCase.answerLimits, undefined, payers));
+          return { settled, held: memory.inUse };
+        };
+        const [ours, theirs] = await Promise.all([post("undici"), post("fetch")]);
+        count(tally, kindOf(ours.settled));
+        const mine = outcomeOf(ours.settled);
+        const reference = outcomeOf(theirs.settled);
+        if (mine !== reference) {
+          const limitKinds = ["too-large", "overloaded", "budget"];
+          const eitherLimit = limitsPassed(testCase) >= 2 && limitKinds.includes(kindOf(ours.settled)) && limitKinds.includes(kindOf(theirs.settled));
+          expect(eitherLimit, `undici: ${mine}; fetch: ${reference}`).toBe(true);
+          count(tally, "limits met in another order");
+        }
+        if (ours.settled.ok && theirs.settled.ok) {
+          expect(isDeepStrictEqual(ours.settled.value, theirs.settled.value), "the same parsed answer").toBe(true);
+        }
+        expect([ours.held, theirs.held], "budget bytes held after the exchange").toEqual([0, 0]);
+        for (const side of ["undici", "fetch"]) {
+          const request = received.get(`${testCase.id}/${side}`);
+          if (testCase.payer?.maxCalls === 0) expect(request, `${side}: nothing sent past the request budget`).toBeUndefined();
+          else expect(request, `${side}: the request as posted`).toEqual({ body: testCase.request, contentType: "application/json" });
+        }
+      }),
+    );
+    await dispatcher.close();
+    console.info(`transport parity: seed ${PARITY_SEED}: ${PARITY_CASES} answers in ${Math.round(performance.now() - started)} ms, ${JSON.stringify(Object.fromEntries(tally))}`);
+    expectReached(tally, ["ok", "http-status", "invalid-response", "too-large", "network", "timeout", "overloaded", "budget"], PARITY_SEED);
+  }, 60_000);
 });
