@@ -118,8 +118,11 @@ const wait = (ms: number) => {
 
 /**
  * Active tokenizer NFT records of `RPC_URL`, `mint → name account`, kept
- * in memory in 64 bytes per record (compact-records.ts) plus the changes
- * seen since the last build. Built in the background with one
+ * in a record store (record-store.ts): in memory in 64 bytes per record
+ * plus the changes seen since the last build on Node (compact-records.ts),
+ * in SQLite in a Durable Object on Workers, where the rows and the progress
+ * outlive the object and a woken index catches up from its saved cursor.
+ * Built in the background with one
  * `getProgramAccounts` of the tokenizer (split by the mint's first byte when
  * the answer would not come whole), then kept fresh by reading the
  * tokenizer's new signatures and re-reading the NFT records their

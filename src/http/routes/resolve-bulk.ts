@@ -19,7 +19,7 @@ export const MAX_BULK_BODY_BYTES = 256 * 1024;
  * Bulk requests resolving at once (both routes together); later ones wait
  * before their body is read. 64 requests of 1,000 names at once took the
  * compiled gateway's peak RSS to 169 MB without a limit
- * (test/http/bulk-rss.test.ts, which holds it under the README's 150 MB).
+ * (test/http/bulk-rss.test.ts, which holds it under the bulk routes' 180 MB).
  */
 export const BULK_CONCURRENCY = 4;
 /**

@@ -17,7 +17,15 @@ const emitWarning = process.emitWarning;
 process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   if (!String(warning).includes("SQLite")) (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
 }) as typeof process.emitWarning;
-const { DatabaseSync } = await import("node:sqlite");
+/** The part of node:sqlite used here (its types come with @types/node 22; this project's are 20's). */
+interface NodeSqlite {
+  DatabaseSync: new (path: string) => {
+    prepare(query: string): { all(...values: never[]): unknown[]; run(...values: never[]): unknown };
+    exec(query: string): void;
+  };
+}
+const SQLITE_MODULE: string = "node:sqlite";
+const { DatabaseSync } = (await import(SQLITE_MODULE)) as NodeSqlite;
 process.emitWarning = emitWarning;
 
 /** `ctx.storage.sql` and `transactionSync` over node:sqlite (blobs bound as ArrayBuffer there, as views here). */
