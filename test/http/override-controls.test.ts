@@ -70,6 +70,14 @@ describe("RPC_OVERRIDE_RATE_LIMIT", () => {
     expect(limited.headers.get("cache-control")).toBe("no-store");
     expect(limited.headers.get("ratelimit-limit")).toBe("3");
     for (let i = 0; i < 10; i++) expect((await stack.get("/resolve/plain.sns")).body).toEqual(bob);
+    // Routes that never read the chain answer as they always do, `rpc` or not: the deprecated
+    // record route is a 400 for every request, a key derivation a 200, a 404 and a 405 their own.
+    const answers = await Promise.all(
+      ["/record/plain/url", "/domain-key/plain", "/health", "/nowhere"].map((path) => stack.get(viaOther(path))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([400, 200, 200, 404]);
+    expect(answers.every((answer) => answer.headers.get("ratelimit-limit") === null)).toBe(true);
+    expect((await stack.get(viaOther("/resolve/plain.sns"), { method: "DELETE" })).status).toBe(405);
   });
 
   it("reads the client IP from CLIENT_IP_HEADER only when an operator names it (last hop)", async () => {

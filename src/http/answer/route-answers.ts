@@ -13,6 +13,12 @@ import type { RouteWording } from "./classify.js";
 export interface RouteAnswers {
   readonly cache: CacheClass;
   readonly wording?: RouteWording;
+  /**
+   * The route may read the chain: a request naming `rpc` on it pays the
+   * override rate limit. Routes that never do (key derivations, deprecated
+   * routes, health, 404s and 405s) answer as they always do, `rpc` or not.
+   */
+  readonly rpc?: boolean;
 }
 
 /** The answers of requests no route matched (404, 405, CORS preflights): never kept. */

@@ -121,7 +121,7 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
       const overridden = namesOverride(rpcParam);
       c.set("sharedCacheControl", overridden ? NO_STORE : routePolicy);
       offerEndpoint(c, endpoints, rpcParam, yieldToLoop);
-      if (overridden) {
+      if (overridden && answers.rpc) {
         // The limiter's 429 is what it returns, without calling on. An override's answer
         // comes by its budget's deadline, whatever its endpoint does (see withinDeadline).
         const answering = async (): Promise<void> => {

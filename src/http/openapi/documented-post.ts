@@ -75,7 +75,7 @@ export function documentedPost<B extends z.ZodType>(
         leave();
       }
     };
-    app.post(honoPath(path), declareAnswers(handle, { cache: route.cache }));
+    app.post(honoPath(path), declareAnswers(handle, { cache: route.cache, rpc: route.rpc }));
   }
 
   async function answer(c: Context<AppEnv>, path: string): Promise<Response> {
