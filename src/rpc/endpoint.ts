@@ -48,7 +48,7 @@ const encodeFilter = (filter: AccountFilter) =>
 /**
  * One RPC endpoint with its own batching, coalescing and `.sol` cutoff
  * memory. Its reads take the budget of the request they are for (the last
- * argument; a request reaches them through its own view, http/rpc-usage.ts):
+ * argument; a request reaches them through its own view, http/frame/rpc-usage.ts):
  * that request pays for the calls carrying them. Without one, the read is
  * the gateway's own (the cutoff slot, the tokenized-domain index).
  */
@@ -57,7 +57,7 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
   private readonly largestByMint = new Map<string, Promise<readonly TokenAmountEntry[] | null>>();
-  /** Defined by a request's view of the endpoint (http/rpc-usage.ts), not by the endpoint. */
+  /** Defined by a request's view of the endpoint (http/frame/rpc-usage.ts), not by the endpoint. */
   declare pace?: (items: number) => void | Promise<void>;
 
   constructor(

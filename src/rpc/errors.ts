@@ -1,7 +1,7 @@
 /**
  * Every way an RPC exchange can fail, as typed values. The HTTP layer maps
- * all of them to 502 (src/http/answer/classify.ts); the original cause is
- * kept for logs only.
+ * all of them to 502, except a client's spent override allowance, 429
+ * (src/http/answer/classify.ts); the original cause is kept for logs only.
  */
 export type RpcFailureKind =
   | "jsonrpc" // the node answered with a JSON-RPC error object

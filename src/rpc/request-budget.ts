@@ -21,7 +21,7 @@ export interface BudgetLimits {
 /** Which bound a request reached; `client`: its client's allowance (the override rate limit), not the request's own. */
 export type BudgetBound = "deadline" | "calls" | "bytes" | "items" | "client";
 
-/** A request reached one of its bounds: 502 `RPC unavailable`, or 429 for the client's allowance (error-table.ts). */
+/** A request reached one of its bounds: 502 `RPC unavailable`, or 429 for the client's allowance (http/answer/classify.ts). */
 export class RpcBudgetError extends RpcError {
   constructor(
     readonly bound: BudgetBound,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Fault, Ledger, type Localnet, buildDomainAccounts, identity, startLocalnet } from "../../src/localnet/index.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { type TestGateway, onWorkerd, request, startTestGateway } from "../../testkit/stack.js";
@@ -156,6 +156,36 @@ describe("a flapping endpoint", () => {
     if (!onWorkerd) {
       const metrics = (await request(gateway.url, "/metrics")).text;
       expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_circuit", { endpoint: host(first), state: "closed" })).toBe(1);
+    }
+  });
+});
+
+// The breaker's pause is drawn with Math.random, which only the in-process (Node) gateway shares with the test.
+describe.skipIf(onWorkerd)("an endpoint out of rotation", () => {
+  it("takes no share of the deadline: the endpoint before it gets all of it", async () => {
+    const gateway = await gatewayOver([first.url, second.url]);
+    expect((await resolveArt(gateway)).status).toBe(200);
+    // A pause near its longest (~1.4 s): the second endpoint stays out of rotation through the read below.
+    const random = vi.spyOn(Math, "random").mockReturnValue(0.99);
+    try {
+      // Five faults in a row of the second endpoint; each read after them resets the first one's count.
+      for (let i = 0; i < 5; i++) {
+        first.setFault({ kind: "http-status", status: 503, times: 1 });
+        second.setFault({ kind: "http-status", status: 503, times: 1 });
+        expect((await resolveArt(gateway)).status).toBe(502);
+        expect((await resolveArt(gateway)).status).toBe(200);
+      }
+    } finally {
+      random.mockRestore();
+    }
+    // Slower than half the deadline (the share it would get beside a second endpoint in rotation), within it.
+    first.setLatency(TIMEOUT_MS * 0.65);
+    second.resetStats();
+    try {
+      expect((await resolveArt(gateway)).body).toEqual({ s: "ok", result: alice });
+      expect(second.stats.httpRequests).toBe(0);
+    } finally {
+      first.setLatency(0);
     }
   });
 });

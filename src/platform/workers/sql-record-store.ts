@@ -43,6 +43,12 @@ const bytesOf = (value: SqlValue): Uint8Array => {
  */
 export class SqlRecordStore implements TokenizedRecordStore {
   private count: number;
+  /**
+   * Bumped by every clear: a build writes into the shared table, so the
+   * scans of a build given up (one of its scans failed, the rows were
+   * cleared, maybe a new build began) must not add their late answers.
+   */
+  private generation = 0;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -103,13 +109,16 @@ export class SqlRecordStore implements TokenizedRecordStore {
   clear(): void {
     this.sql.exec("DELETE FROM tokenized_records");
     this.count = 0;
+    this.generation++;
   }
 
   build(maxRecords: number): RecordsBuild {
     this.clear();
+    const generation = this.generation;
     let added = 0;
     return {
       add: (rows) => {
+        if (generation !== this.generation) return;
         const records = rows.length / RECORD_BYTES;
         if (added + records > maxRecords) throw new OverBudgetError(`more than ${maxRecords} tokenizer records`);
         added += records;
@@ -122,7 +131,9 @@ export class SqlRecordStore implements TokenizedRecordStore {
         this.count += records;
       },
       // Rows of one mint are one row: what the table holds is counted once, at the end.
-      finish: () => (this.count = this.counted()),
+      finish: () => {
+        if (generation === this.generation) this.count = this.counted();
+      },
     };
   }
 

@@ -3,6 +3,8 @@ import {
   CircuitState,
   ConsecutiveBreaker,
   ExponentialBackoff,
+  type IBackoff,
+  type IBackoffFactory,
   circuitBreaker,
   handleWhen,
 } from "cockatiel";
@@ -43,6 +45,10 @@ export class EndpointHealth {
   /** No read is sent before this time (ms since epoch): a `Retry-After` is honoured. */
   private restUntil = 0;
   private halfOpenSince = 0;
+  /** Pause of the breaker's latest opening (ms), as its backoff chose it. */
+  private lastPauseMs = 0;
+  /** While open, no read is let through before this time (cockatiel's clock, Date.now). */
+  private pauseUntil = 0;
 
   constructor(
     readonly label: string,
@@ -57,16 +63,24 @@ export class EndpointHealth {
   /** `initialState`: a previous breaker's `toJSON()` (cockatiel's own hydration). */
   private makeBreaker(initialState?: unknown): CircuitBreakerPolicy {
     const { faultsToOpen, firstPauseMs, maxPauseMs } = this.settings;
+    const backoff = new ExponentialBackoff({ initialDelay: firstPauseMs, maxDelay: maxPauseMs });
+    // Each pause is remembered as cockatiel draws it (it opens right after), so `available` knows when it ends.
+    const remembered = <C>(pause: IBackoff<C>): IBackoff<C> => {
+      this.lastPauseMs = pause.duration;
+      return { duration: pause.duration, next: (context) => remembered(pause.next(context)) };
+    };
+    const halfOpenAfter: IBackoffFactory<unknown> = { next: () => remembered(backoff.next()) };
     const breaker = circuitBreaker(
       handleWhen((error) => failoverKindOf(error) !== null),
       {
-        halfOpenAfter: new ExponentialBackoff({ initialDelay: firstPauseMs, maxDelay: maxPauseMs }),
+        halfOpenAfter,
         breaker: new ConsecutiveBreaker(faultsToOpen),
         ...(initialState !== undefined && { initialState }),
       },
     );
     breaker.onStateChange((state) => {
       if (state === CircuitState.HalfOpen) this.halfOpenSince = this.now();
+      if (state === CircuitState.Open) this.pauseUntil = Date.now() + this.lastPauseMs;
       this.telemetry.rpcEndpointCircuit(this.label, CIRCUIT_LABEL[state]);
     });
     return breaker;
@@ -78,16 +92,19 @@ export class EndpointHealth {
 
   /**
    * Whether a read may be tried here now: not resting after a 429, not
-   * being probed by another read. An open circuit whose pause is over is
-   * available: the read that gets it is the probe (cockatiel's half-open).
+   * being probed by another read, not open within its pause. An open
+   * circuit whose pause is over is available: the read that gets it is the
+   * probe (cockatiel's half-open).
    */
   get available(): boolean {
     if (this.now() < this.restUntil) return false;
     const state = this.breaker.state;
+    if (state === CircuitState.Open && Date.now() < this.pauseUntil) return false;
     if (state === CircuitState.HalfOpen) {
       if (this.now() - this.halfOpenSince < this.settings.probeGiveUpMs) return false;
       // Reopened as it was, with the probe due at once.
       this.breaker = this.makeBreaker(this.breaker.toJSON());
+      this.pauseUntil = 0;
     }
     return state !== CircuitState.Isolated;
   }

@@ -105,6 +105,29 @@ describe("the Durable Object's SQL record store answers as the compact rows", ()
     }
   });
 
+  it("drops what a build given up still adds once the rows were cleared and a new build began", () => {
+    // The index gives a build up when one of its partition scans fails, clears the rows and builds again
+    // later, while the other scans of that round may still answer: their rows must not reach the new build.
+    const mint = new Uint8Array(32).fill(7);
+    const name = new Uint8Array(32).fill(9);
+    const rows = new Uint8Array(RECORD_BYTES);
+    rows.set(mint, 0);
+    rows.set(name, 32);
+    const { sql, transaction } = sqlite();
+    const stores: TokenizedRecordStore[] = [new CompactRecordStore(), new SqlRecordStore(sql, transaction)];
+    for (const store of stores) {
+      const givenUp = store.build(1_000);
+      store.clear();
+      const current = store.build(1_000);
+      current.add(rows);
+      givenUp.add(rows);
+      current.finish();
+      expect(store.isAmbiguous(bytesToAddress(mint) as Address)).toBe(false);
+      expect(store.lookup(bytesToAddress(mint) as Address)).toBe(bytesToAddress(name));
+      expect(store.records).toBe(1);
+    }
+  });
+
   it("refuses a build past its bound before writing it, and keeps progress beside the rows", () => {
     const { sql, transaction } = sqlite();
     const store = new SqlRecordStore(sql, transaction);
