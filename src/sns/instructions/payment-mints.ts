@@ -18,7 +18,7 @@ export const USDC_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as Addre
 /**
  * Every mint with a Pyth pull feed, as the official SDK lists them; any other
  * mint is refused. Accounts are stored derived (no curve work per request);
- * `test/sns/register-instructions.test.ts` derives each again.
+ * `test/sns/write-instructions.test.ts` derives each again.
  */
 export const PAYMENT_MINTS: readonly PaymentMint[] = [
   ["USDC", USDC_MINT, "eaa020c61cc479712813461ce153894a96a6c00b21ed0cfc2798d1f9a9e9c94a", "6HAuqASbHEh4w4REJEUUUCginTLfj1kwCh215ZLtMkrT", "ArcUsvW3PNMmfTK9u7nntjwpbg8dkvAMxGzoYD2LENjX"],

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit";
-import { addressToBytes, bytesEqual, bytesToAddress } from "../bytes.js";
+import { addressToBytes, bytesEqual } from "../bytes.js";
 import { SOL_SRS_CLASS, SRS_PROGRAM_ID } from "../constants.js";
 import type { AccountData } from "../chain.js";
 import { SnsError } from "../errors.js";
@@ -72,5 +72,3 @@ export function encodeSrsRecord(input: SrsRecordInput): Uint8Array {
   new DataView(data.buffer).setBigInt64(67, input.expiry ?? 0n, true);
   return data;
 }
-
-export const srsOwnerAddress = (record: SrsRecord): Address => bytesToAddress(record.owner);
