@@ -235,6 +235,11 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         })
       : undefined;
   const remote = config.tokenizedIndex ? platform.remoteTokenizedIndex : undefined;
+  // Workers may cancel a request and never run its `finally`: places it held are taken back once it
+  // has outlived any request's deadline (the longer budget) and one more RPC timeout.
+  const workLeaseMs = perRequest
+    ? Math.max(config.rpcBudget.deadlineMs, config.rpcOverrideBudget.deadlineMs) + config.rpcTimeoutMs
+    : undefined;
   // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
   const resolveShortcut =
     shared && trusted && config.resolveCacheTtlMs > 0 && accelerators.requestKey
@@ -254,7 +259,8 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
-    bulkheads: routeBulkheads(config.bulkheads),
+    bulkheads: routeBulkheads(config.bulkheads, workLeaseMs),
+    ...(workLeaseMs !== undefined && { workLeaseMs }),
     yieldToLoop: accelerators.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,
     peerAddress: platform.peerAddress,

@@ -28,6 +28,12 @@ export interface BulkTally {
 export interface AppDeps {
   /** Concurrency limits of the heavy routes (service/bulkhead.ts). */
   readonly bulkheads: RouteBulkheads;
+  /**
+   * Where the runtime may cancel a request without running its `finally`
+   * (Workers), how long a request may hold a place in a concurrency limit
+   * before it is taken back (BulkheadLimits.leaseMs); absent: until it answers.
+   */
+  readonly workLeaseMs?: number;
   /** Picks a request's RPC endpoint (on Workers, endpoints built for that request alone). */
   readonly endpoints: EndpointSelector;
   readonly resolver: Resolver;

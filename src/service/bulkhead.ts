@@ -30,9 +30,14 @@ export type RouteBulkheadSizes = Readonly<Record<keyof RouteBulkheads, number>>;
  */
 export const QUEUE_FACTOR = 256;
 
-export function routeBulkheads(sizes: RouteBulkheadSizes): RouteBulkheads {
+/** `leaseMs`: see BulkheadLimits.leaseMs (Workers). */
+export function routeBulkheads(sizes: RouteBulkheadSizes, leaseMs?: number): RouteBulkheads {
   const bulkhead = (name: string, maxUnits: number) =>
-    new Bulkhead(name, { maxUnits, maxQueuedUnits: maxUnits * QUEUE_FACTOR }, () => new OverloadedError(`too many ${name} under way and waiting`));
+    new Bulkhead(
+      name,
+      { maxUnits, maxQueuedUnits: maxUnits * QUEUE_FACTOR, ...(leaseMs !== undefined && { leaseMs }) },
+      () => new OverloadedError(`too many ${name} under way and waiting`),
+    );
   return {
     records: bulkhead("records", sizes.records),
     wallets: bulkhead("wallets", sizes.wallets),
@@ -45,17 +50,34 @@ export interface BulkheadLimits {
   readonly maxUnits: number;
   /** Units waiting for room at once; past it, work is refused. */
   readonly maxQueuedUnits: number;
+  /**
+   * Longest one piece of work holds its units; past it they are taken back.
+   * On Workers the runtime may cancel a request (its client went away) and
+   * never run its `finally`: without a lease, its units would stay taken for
+   * the isolate's life. Longer than any request may run (its budget's
+   * deadline). Absent: units are held until the work gives them back (Node
+   * runs every `finally`).
+   */
+  readonly leaseMs?: number;
+}
+
+/** Units taken by one piece of work, and when. */
+interface Holding {
+  readonly units: number;
+  readonly since: number;
 }
 
 interface Waiting {
   readonly units: number;
-  start(): void;
+  start(holding: Holding): void;
 }
 
 export class Bulkhead {
   private running = 0;
   private queued = 0;
   private readonly waiting: Waiting[] = [];
+  /** With a lease: the holdings not given back yet, oldest first. */
+  private readonly held = new Set<Holding>();
 
   constructor(
     readonly name: string,
@@ -71,18 +93,20 @@ export class Bulkhead {
 
   /** Runs `task` once `units` fit (at once when they do), or fails with the refusal when too much already waits. */
   async run<T>(units: number, task: () => Promise<T>): Promise<T> {
+    this.takeBackExpired();
+    let holding: Holding;
     if (this.waiting.length === 0 && this.fits(units)) {
-      this.running += units;
+      holding = this.hold(units);
     } else {
       if (this.queued + units > this.limits.maxQueuedUnits) throw this.refusal();
       this.queued += units;
       // Counted as running by startWaiting, before it is started.
-      await new Promise<void>((start) => this.waiting.push({ units, start }));
+      holding = await new Promise<Holding>((start) => this.waiting.push({ units, start }));
     }
     try {
       return await task();
     } finally {
-      this.running -= units;
+      this.giveBack(holding);
       this.startWaiting();
     }
   }
@@ -91,12 +115,40 @@ export class Bulkhead {
     return this.running === 0 || this.running + units <= this.limits.maxUnits;
   }
 
+  private hold(units: number): Holding {
+    this.running += units;
+    const holding = { units, since: this.limits.leaseMs === undefined ? 0 : Date.now() };
+    if (this.limits.leaseMs !== undefined) this.held.add(holding);
+    return holding;
+  }
+
+  /** Once per holding: one taken back at its lease's end is not given back again. */
+  private giveBack(holding: Holding): void {
+    if (this.limits.leaseMs !== undefined && !this.held.delete(holding)) return;
+    this.running -= holding.units;
+  }
+
+  /** Takes back the units of work that outlived its lease (a request the runtime cancelled), and starts who waits. */
+  private takeBackExpired(): void {
+    const { leaseMs } = this.limits;
+    if (leaseMs === undefined || this.held.size === 0) return;
+    const expired = Date.now() - leaseMs;
+    let taken = false;
+    // Oldest first (insertion order): stop at the first one still within its lease.
+    for (const holding of this.held) {
+      if (holding.since >= expired) break;
+      this.held.delete(holding);
+      this.running -= holding.units;
+      taken = true;
+    }
+    if (taken) this.startWaiting();
+  }
+
   private startWaiting(): void {
     while (this.waiting.length > 0 && this.fits(this.waiting[0]!.units)) {
       const next = this.waiting.shift()!;
       this.queued -= next.units;
-      this.running += next.units;
-      next.start();
+      next.start(this.hold(next.units));
     }
   }
 }

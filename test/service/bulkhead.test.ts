@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { OverloadedError } from "../../src/rpc/errors.js";
 import { Bulkhead } from "../../src/service/bulkhead.js";
 
@@ -52,5 +52,62 @@ describe("Bulkhead", () => {
   it("runs work larger than its limit alone rather than never", async () => {
     const bulkhead = new Bulkhead("t", { maxUnits: 5, maxQueuedUnits: 100 }, refusal);
     expect(await bulkhead.run(50, async () => "alone")).toBe("alone");
+  });
+
+  describe("with a lease (Workers: a cancelled request never runs its finally)", () => {
+    afterEach(() => vi.useRealTimers());
+
+    it("takes back the units of work that outlived its lease, once, and starts who waits", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(0);
+      const bulkhead = new Bulkhead("t", { maxUnits: 2, maxQueuedUnits: 10, leaseMs: 1_000 }, refusal);
+      const log: string[] = [];
+      // A request the runtime cancelled: its task never settles while the lease runs.
+      const cancelled = gate(log, "cancelled");
+      const abandoned = bulkhead.run(2, cancelled.task);
+      const b = gate(log, "b");
+      const waiting = bulkhead.run(1, b.task);
+      await Promise.resolve();
+      expect(bulkhead.load).toEqual({ running: 2, queued: 1 });
+      // Within the lease, nothing is taken back.
+      vi.setSystemTime(1_000);
+      const early = gate(log, "early");
+      const queuedEarly = bulkhead.run(1, early.task);
+      await Promise.resolve();
+      expect(log).toEqual(["cancelled"]);
+      // Past it, the next arrival takes the units back: who waited starts, in order.
+      vi.setSystemTime(1_001);
+      const c = gate(log, "c");
+      const late = bulkhead.run(1, c.task);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      // b was started first; its task begins a turn later than early's, which needed no wait.
+      expect(log.slice(1).sort()).toEqual(["b", "early"]);
+      expect(bulkhead.load).toEqual({ running: 2, queued: 1 });
+      // The abandoned work finishing after all gives nothing back twice.
+      cancelled.release();
+      await abandoned;
+      expect(bulkhead.load).toEqual({ running: 2, queued: 1 });
+      b.release();
+      early.release();
+      await Promise.all([waiting, queuedEarly]);
+      c.release();
+      expect(await late).toBe("c");
+      expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
+    });
+
+    it("without a lease, work holds its units until it gives them back (Node)", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(0);
+      const bulkhead = new Bulkhead("t", { maxUnits: 1, maxQueuedUnits: 10 }, refusal);
+      const log: string[] = [];
+      const slow = gate(log, "slow");
+      const first = bulkhead.run(1, slow.task);
+      vi.setSystemTime(3_600_000);
+      const next = bulkhead.run(1, async () => "next");
+      await Promise.resolve();
+      expect(bulkhead.load).toEqual({ running: 1, queued: 1 });
+      slow.release();
+      expect(await Promise.all([first, next])).toEqual(["slow", "next"]);
+    });
   });
 });

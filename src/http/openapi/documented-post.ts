@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../deps.js";
 import { InvalidInputError } from "../answer/classify.js";
 import { declareAnswers } from "../answer/route-answers.js";
-import { Admission } from "./admission.js";
+import { Bulkhead } from "../../service/bulkhead.js";
 import { readBodyText } from "./request-body.js";
 import { type DocumentedRoute, type ExampleRequest, honoPath, operationId, responses } from "./documented-route.js";
 import { rejection, rpcQueryParam } from "./request-schemas.js";
@@ -24,6 +24,8 @@ export interface DocumentedPost<B extends z.ZodType>
    * in arrival order. Bounds the memory of routes whose work grows with the body.
    */
   readonly concurrency: number;
+  /** How long a request may hold its place before it is taken back (see BulkheadLimits.leaseMs); absent: until it answers. */
+  readonly placeLeaseMs?: number;
   readonly examples: Readonly<Record<string, ExamplePost>>;
 }
 
@@ -45,7 +47,13 @@ export function documentedPost<B extends z.ZodType>(
 ): void {
   const documented = { ...route, errors: { ...BODY_FAILURES, ...route.errors } };
   const answers = responses(documented);
-  const admission = new Admission(route.concurrency);
+  // One place per request; nothing is refused: a waiter holds only its place (its body is not read yet,
+  // so the socket's flow control keeps the bytes at the client).
+  const admission = new Bulkhead(
+    "bulk requests",
+    { maxUnits: route.concurrency, maxQueuedUnits: Infinity, ...(route.placeLeaseMs !== undefined && { leaseMs: route.placeLeaseMs }) },
+    () => new Error("never refused"),
+  );
   const requestExamples = Object.fromEntries(
     Object.entries(route.examples).map(([key, example]) => [key, { summary: example.summary, value: example.requestBody }]),
   );
@@ -67,14 +75,7 @@ export function documentedPost<B extends z.ZodType>(
       },
       responses: answers,
     });
-    const handle = async (c: Context<AppEnv>): Promise<Response> => {
-      const leave = await admission.enter();
-      try {
-        return await answer(c, path);
-      } finally {
-        leave();
-      }
-    };
+    const handle = (c: Context<AppEnv>): Promise<Response> => admission.run(1, () => answer(c, path));
     app.post(honoPath(path), declareAnswers(handle, { cache: route.cache, rpc: route.rpc }));
   }
 

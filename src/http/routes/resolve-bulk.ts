@@ -88,6 +88,7 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       body: BulkBody,
       maxBodyBytes: MAX_BULK_BODY_BYTES,
       concurrency: BULK_CONCURRENCY,
+      ...(deps.workLeaseMs !== undefined && { placeLeaseMs: deps.workLeaseMs }),
       rpc: true,
       cache: "none",
       result: z.array(BulkItem),
