@@ -151,6 +151,7 @@ export class CompactRecordStore implements TokenizedRecordStore {
   private rows: CompactRecords | undefined;
   private readonly changes = new Map<Address, Address | null>();
   private readonly ambiguous = new Set<Address>();
+  /** Active records the changes added (positive) or removed (negative) against the rows. */
   private changedActive = 0;
 
   get records(): number {
@@ -184,9 +185,9 @@ export class CompactRecordStore implements TokenizedRecordStore {
   }
 
   private change(mint: Address, name: Address | null): void {
-    const before = this.changes.get(mint);
-    if (before !== undefined && before !== null) this.changedActive--;
-    if (name !== null) this.changedActive++;
+    const changed = this.changes.get(mint);
+    const wasActive = changed !== undefined ? changed !== null : this.rows?.get(addressToBytes(mint)) !== undefined;
+    this.changedActive += (name !== null ? 1 : 0) - (wasActive ? 1 : 0);
     this.changes.set(mint, name);
   }
 

@@ -295,7 +295,7 @@ export class TokenizedIndex implements MintIndex {
   }
 
   private fail(error: unknown): void {
-    if (error instanceof NeedsRebuild && this.failures === 0) {
+    if (error instanceof NeedsRebuild && this.failures === 0 && !this.disposed) {
       // A long backlog once in a while: rebuild at once, in the background.
       this.failures++;
       this.release();

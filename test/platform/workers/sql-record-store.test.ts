@@ -128,6 +128,33 @@ describe("the Durable Object's SQL record store answers as the compact rows", ()
     }
   });
 
+  it("count the same active records through changes to built rows", () => {
+    const { sql, transaction } = sqlite();
+    const stores: TokenizedRecordStore[] = [new CompactRecordStore(), new SqlRecordStore(sql, transaction)];
+    const key = (byte: number) => bytesToAddress(new Uint8Array(32).fill(byte)) as Address;
+    const rows = new Uint8Array(2 * RECORD_BYTES);
+    rows.set(new Uint8Array(32).fill(1), 0);
+    rows.set(new Uint8Array(32).fill(11), 32);
+    rows.set(new Uint8Array(32).fill(2), RECORD_BYTES);
+    rows.set(new Uint8Array(32).fill(12), RECORD_BYTES + 32);
+    for (const store of stores) {
+      const build = store.build(10);
+      build.add(rows);
+      build.finish();
+    }
+    const counts = () => stores.map((store) => store.records);
+    expect(counts()).toEqual([2, 2]);
+    // A built record active again (the same name), then gone, then a new mint.
+    for (const store of stores) store.activate(key(1), key(11));
+    expect(counts()).toEqual([2, 2]);
+    for (const store of stores) store.deactivate(key(1));
+    expect(counts()).toEqual([1, 1]);
+    for (const store of stores) store.activate(key(3), key(13));
+    expect(counts()).toEqual([2, 2]);
+    for (const store of stores) store.activate(key(1), key(11));
+    expect(counts()).toEqual([3, 3]);
+  });
+
   it("refuses a build past its bound before writing it, and keeps progress beside the rows", () => {
     const { sql, transaction } = sqlite();
     const store = new SqlRecordStore(sql, transaction);
