@@ -259,7 +259,17 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
-    bulkheads: routeBulkheads(config.bulkheads, workLeaseMs),
+    bulkheads: routeBulkheads(
+      config.bulkheads,
+      {
+        records: config.rpcBudget.deadlineMs,
+        wallets: config.rpcBudget.deadlineMs,
+        // Only requests naming `rpc` wait here.
+        overrideLists: config.rpcOverrideBudget.deadlineMs,
+      },
+      workLeaseMs,
+    ),
+    bulkWaitMs: config.rpcBudget.deadlineMs,
     ...(workLeaseMs !== undefined && { workLeaseMs }),
     yieldToLoop: accelerators.yieldToLoop ?? yieldByTimer,
     clientIpHeader: config.clientIpHeader,

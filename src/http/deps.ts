@@ -34,6 +34,8 @@ export interface AppDeps {
    * before it is taken back (BulkheadLimits.leaseMs); absent: until it answers.
    */
   readonly workLeaseMs?: number;
+  /** Longest a bulk request waits for its turn before it is refused (503 `Service overloaded`). */
+  readonly bulkWaitMs: number;
   /** Picks a request's RPC endpoint (on Workers, endpoints built for that request alone). */
   readonly endpoints: EndpointSelector;
   readonly resolver: Resolver;

@@ -30,18 +30,21 @@ export type RouteBulkheadSizes = Readonly<Record<keyof RouteBulkheads, number>>;
  */
 export const QUEUE_FACTOR = 256;
 
+/** How long work may wait for room, per bulkhead: a request's deadline (RPC_BUDGET_MS; with `rpc`, RPC_OVERRIDE_BUDGET_MS). */
+export type RouteBulkheadWaits = Readonly<Record<keyof RouteBulkheads, number>>;
+
 /** `leaseMs`: see BulkheadLimits.leaseMs (Workers). */
-export function routeBulkheads(sizes: RouteBulkheadSizes, leaseMs?: number): RouteBulkheads {
-  const bulkhead = (name: string, maxUnits: number) =>
+export function routeBulkheads(sizes: RouteBulkheadSizes, waits: RouteBulkheadWaits, leaseMs?: number): RouteBulkheads {
+  const bulkhead = (name: string, maxUnits: number, maxWaitMs: number) =>
     new Bulkhead(
       name,
-      { maxUnits, maxQueuedUnits: maxUnits * QUEUE_FACTOR, ...(leaseMs !== undefined && { leaseMs }) },
+      { maxUnits, maxQueuedUnits: maxUnits * QUEUE_FACTOR, maxWaitMs, ...(leaseMs !== undefined && { leaseMs }) },
       () => new OverloadedError(`too many ${name} under way and waiting`),
     );
   return {
-    records: bulkhead("records", sizes.records),
-    wallets: bulkhead("wallets", sizes.wallets),
-    overrideLists: bulkhead("override list requests", sizes.overrideLists),
+    records: bulkhead("records", sizes.records, waits.records),
+    wallets: bulkhead("wallets", sizes.wallets, waits.wallets),
+    overrideLists: bulkhead("override list requests", sizes.overrideLists, waits.overrideLists),
   };
 }
 
@@ -50,6 +53,12 @@ export interface BulkheadLimits {
   readonly maxUnits: number;
   /** Units waiting for room at once; past it, work is refused. */
   readonly maxQueuedUnits: number;
+  /**
+   * Longest work waits for room; past it, it is refused as if there were no
+   * room to wait (its request's deadline has not started yet, so without it
+   * a request could wait far longer than its deadline). Absent: no limit.
+   */
+  readonly maxWaitMs?: number;
   /**
    * Longest one piece of work holds its units; past it they are taken back.
    * On Workers the runtime may cancel a request (its client went away) and
@@ -101,7 +110,7 @@ export class Bulkhead {
       if (this.queued + units > this.limits.maxQueuedUnits) throw this.refusal();
       this.queued += units;
       // Counted as running by startWaiting, before it is started.
-      holding = await new Promise<Holding>((start) => this.waiting.push({ units, start }));
+      holding = await this.wait(units);
     }
     try {
       return await task();
@@ -109,6 +118,31 @@ export class Bulkhead {
       this.giveBack(holding);
       this.startWaiting();
     }
+  }
+
+  /** A place in the line; refused once it has waited `maxWaitMs`. */
+  private wait(units: number): Promise<Holding> {
+    const { maxWaitMs } = this.limits;
+    if (maxWaitMs === undefined) return new Promise<Holding>((start) => this.waiting.push({ units, start }));
+    return new Promise<Holding>((start, refuse) => {
+      const waiting: Waiting = {
+        units,
+        start: (holding) => {
+          clearTimeout(timer);
+          start(holding);
+        },
+      };
+      const timer = setTimeout(() => {
+        const at = this.waiting.indexOf(waiting);
+        if (at < 0) return;
+        this.waiting.splice(at, 1);
+        this.queued -= units;
+        refuse(this.refusal());
+        // Work behind it may fit where it did not.
+        this.startWaiting();
+      }, maxWaitMs);
+      this.waiting.push(waiting);
+    });
   }
 
   private fits(units: number): boolean {

@@ -49,6 +49,24 @@ describe("Bulkhead", () => {
     expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
   });
 
+  it("refuses work that waited past its longest wait, and starts what waits behind it", async () => {
+    const bulkhead = new Bulkhead("t", { maxUnits: 2, maxQueuedUnits: 100, maxWaitMs: 50 }, refusal);
+    const log: string[] = [];
+    const a = gate(log, "a");
+    const running = bulkhead.run(1, a.task);
+    // Too large to start beside a; small fits beside a but waits its turn behind big.
+    const big = bulkhead.run(2, async () => "big");
+    const small = bulkhead.run(1, async () => "small");
+    const started = performance.now();
+    await expect(big).rejects.toBeInstanceOf(OverloadedError);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await small).toBe("small");
+    expect(bulkhead.load).toEqual({ running: 1, queued: 0 });
+    a.release();
+    expect(await running).toBe("a");
+    expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
+  });
+
   it("runs work larger than its limit alone rather than never", async () => {
     const bulkhead = new Bulkhead("t", { maxUnits: 5, maxQueuedUnits: 100 }, refusal);
     expect(await bulkhead.run(50, async () => "alone")).toBe("alone");

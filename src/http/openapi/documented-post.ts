@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../deps.js";
 import { InvalidInputError } from "../answer/classify.js";
 import { declareAnswers } from "../answer/route-answers.js";
+import { OverloadedError } from "../../rpc/errors.js";
 import { Bulkhead } from "../../service/bulkhead.js";
 import { readBodyText } from "./request-body.js";
 import { type DocumentedRoute, type ExampleRequest, honoPath, operationId, responses } from "./documented-route.js";
@@ -26,6 +27,8 @@ export interface DocumentedPost<B extends z.ZodType>
   readonly concurrency: number;
   /** How long a request may hold its place before it is taken back (see BulkheadLimits.leaseMs); absent: until it answers. */
   readonly placeLeaseMs?: number;
+  /** Longest a request waits for its place; past it, 503 `Service overloaded` (see BulkheadLimits.maxWaitMs). */
+  readonly maxWaitMs: number;
   readonly examples: Readonly<Record<string, ExamplePost>>;
 }
 
@@ -47,12 +50,17 @@ export function documentedPost<B extends z.ZodType>(
 ): void {
   const documented = { ...route, errors: { ...BODY_FAILURES, ...route.errors } };
   const answers = responses(documented);
-  // One place per request; nothing is refused: a waiter holds only its place (its body is not read yet,
-  // so the socket's flow control keeps the bytes at the client).
+  // One place per request; none is refused for the line's length: a waiter holds only its place (its body
+  // is not read yet, so the socket's flow control keeps the bytes at the client), until it waited too long.
   const admission = new Bulkhead(
     "bulk requests",
-    { maxUnits: route.concurrency, maxQueuedUnits: Infinity, ...(route.placeLeaseMs !== undefined && { leaseMs: route.placeLeaseMs }) },
-    () => new Error("never refused"),
+    {
+      maxUnits: route.concurrency,
+      maxQueuedUnits: Infinity,
+      maxWaitMs: route.maxWaitMs,
+      ...(route.placeLeaseMs !== undefined && { leaseMs: route.placeLeaseMs }),
+    },
+    () => new OverloadedError("bulk requests waited past their deadline for their turn"),
   );
   const requestExamples = Object.fromEntries(
     Object.entries(route.examples).map(([key, example]) => [key, { summary: example.summary, value: example.requestBody }]),

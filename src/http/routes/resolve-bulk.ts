@@ -88,11 +88,12 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       body: BulkBody,
       maxBodyBytes: MAX_BULK_BODY_BYTES,
       concurrency: BULK_CONCURRENCY,
+      maxWaitMs: deps.bulkWaitMs,
       ...(deps.workLeaseMs !== undefined && { placeLeaseMs: deps.workLeaseMs }),
       rpc: true,
       cache: "none",
       result: z.array(BulkItem),
-      errors: { 400: ["Invalid input"] },
+      errors: { 400: ["Invalid input"], 503: ["Service overloaded"] },
       examples: {
         mix: {
           summary: "A tokenized domain, a V2 SOL record, a legacy .sol name, a missing one and an unsupported TLD",
