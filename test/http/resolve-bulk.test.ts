@@ -137,6 +137,13 @@ describe("POST /resolve: the request", () => {
     expect(itemsOf(answer)).toHaveLength(1000);
   });
 
+  it("answers 12 requests at once, 4 at a time: those that wait are let in by those that leave", async () => {
+    const names = Array.from({ length: 200 }, (_, i) => `n${i}.sns`);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => postNames(demo, "/resolve", names)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
+    for (const answer of answers) expect(itemsOf(answer)).toHaveLength(200);
+  });
+
   it("serves POST only on /resolve and /safe-resolve: other methods and paths stay 405", async () => {
     for (const path of ["/resolve", "/safe-resolve"]) {
       for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
