@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { parseRetryAfter } from "../../src/rpc/errors.js";
+import { RpcError, parseRetryAfter } from "../../src/rpc/errors.js";
+import { AttemptCancelled, EndpointHealth } from "../../src/rpc/failover/endpoint-health.js";
+import { NO_TELEMETRY } from "../../src/telemetry.js";
 import { hostLabels } from "../../src/rpc/failover/host-label.js";
 import { nodeConditionIn } from "../../src/rpc/failover/node-condition.js";
 
@@ -42,5 +44,23 @@ describe("what sends a read elsewhere", () => {
     expect(parseRetryAfter("86400", now)).toBe(60_000);
     expect(parseRetryAfter("soon", now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe("a probe cancelled because another endpoint answered first", () => {
+  it("leaves the endpoint out of rotation with its probe due, rather than closing its circuit", async () => {
+    const circuit: string[] = [];
+    const telemetry = { ...NO_TELEMETRY, rpcEndpointCircuit: (_label: string, state: string) => void circuit.push(state) };
+    const health = new EndpointHealth("a.example", { faultsToOpen: 1, firstPauseMs: 10, maxPauseMs: 10, probeGiveUpMs: 60_000 }, telemetry);
+    await expect(health.run(() => Promise.reject(new RpcError("network", "down")))).rejects.toThrow("down");
+    expect(circuit.at(-1)).toBe("open");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(health.available).toBe(true);
+    await expect(health.run(() => Promise.reject(new AttemptCancelled("another endpoint answered first")))).rejects.toBeInstanceOf(AttemptCancelled);
+    // Not closed by a probe that proved nothing: the next read probes again.
+    expect(circuit.at(-1)).toBe("open");
+    expect(health.available).toBe(true);
+    expect(await health.run(async () => "back")).toBe("back");
+    expect(circuit.slice(-2)).toEqual(["half_open", "closed"]);
   });
 });

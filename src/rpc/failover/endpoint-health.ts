@@ -26,6 +26,21 @@ export interface BreakerSettings {
   readonly probeGiveUpMs: number;
 }
 
+/**
+ * An attempt stopped by its read, not by the endpoint (another endpoint
+ * answered first, or the caller gave up): no fault of the endpoint, and,
+ * for a probe, no sign that it is back either.
+ */
+export class AttemptCancelled extends Error {
+  override readonly name = "AttemptCancelled";
+}
+
+/** A breaker's `toJSON()` whose open circuit is due for its probe at once (cockatiel's own form of a half-open one). */
+function dueAtOnce(saved: unknown): unknown {
+  const { ownState, ...rest } = saved as { ownState: Record<string, unknown> };
+  return ownState.value === CircuitState.Open ? { ...rest, ownState: { ...ownState, openedAt: 0 } } : saved;
+}
+
 const CIRCUIT_LABEL: Record<CircuitState, EndpointCircuitState> = {
   [CircuitState.Closed]: "closed",
   [CircuitState.Open]: "open",
@@ -114,10 +129,25 @@ export class EndpointHealth {
    * BrokenCircuitError, without running it, while the circuit is open.
    */
   run<T>(exchange: () => Promise<T>): Promise<T> {
-    return this.breaker.execute(() => {
-      this.telemetry.rpcEndpointEvent(this.label, "request");
-      return exchange();
-    });
+    let probe: unknown;
+    return this.breaker
+      .execute(() => {
+        // Not closed as the exchange starts (cockatiel marks the circuit half-open only after it has
+        // started the probe): this exchange is the probe. Kept as open with the probe due at once.
+        if (this.breaker.state !== CircuitState.Closed) probe = dueAtOnce(this.breaker.toJSON());
+        this.telemetry.rpcEndpointEvent(this.label, "request");
+        return exchange();
+      })
+      .catch((error: unknown) => {
+        // cockatiel closes the circuit on an error its policy does not count, which a cancelled
+        // probe is: reopened as it was instead, with the probe due at once, as a probe given up is.
+        if (probe !== undefined && error instanceof AttemptCancelled) {
+          this.breaker = this.makeBreaker(probe);
+          this.pauseUntil = 0;
+          this.telemetry.rpcEndpointCircuit(this.label, CIRCUIT_LABEL[CircuitState.Open]);
+        }
+        throw error;
+      });
   }
 
   /** Counts a fault, and honours the `Retry-After` of a 429 or 503. */

@@ -4,7 +4,7 @@ import { RpcError } from "../errors.js";
 import type { RpcTransport } from "../transport/contract.js";
 import { type PostPayers, attemptTimeoutMs } from "../request-budget.js";
 import type { Telemetry } from "../../telemetry.js";
-import type { EndpointHealth } from "./endpoint-health.js";
+import { AttemptCancelled, type EndpointHealth } from "./endpoint-health.js";
 import { failoverKindOf } from "./fault-kind.js";
 import { nodeConditionIn } from "./node-condition.js";
 import { NodeConditionFault } from "./node-condition-fault.js";
@@ -26,7 +26,6 @@ export interface FailoverOptions {
 
 /** Why an attempt was stopped by the read itself (another endpoint answered first, or the caller gave up). */
 const CANCELLED = Symbol("cancelled");
-class Cancelled extends Error {}
 
 const outOfRotation = () => new RpcError("network", "every RPC endpoint is out of rotation");
 
@@ -108,7 +107,7 @@ export function createFailoverTransport(url: string, members: readonly FailoverM
               return answer;
             } catch (error) {
               // Not the endpoint's fault: not counted by its breaker.
-              if (controller.signal.reason === CANCELLED) throw new Cancelled();
+              if (controller.signal.reason === CANCELLED) throw new AttemptCancelled("another endpoint answered first");
               throw error;
             }
           })
@@ -125,7 +124,7 @@ export function createFailoverTransport(url: string, members: readonly FailoverM
       };
 
       const failed = (member: FailoverMember, error: unknown) => {
-        if (settled || error instanceof Cancelled) return;
+        if (settled || error instanceof AttemptCancelled) return;
         const kind = failoverKindOf(error);
         if (error instanceof BrokenCircuitError) {
           lastFault ??= outOfRotation();
