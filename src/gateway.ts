@@ -7,6 +7,7 @@ import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
 import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
+import type { RpcEndpoint } from "./rpc/endpoint.js";
 import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import { Resolver } from "./service/resolver.js";
@@ -154,13 +155,27 @@ function endpointsOf(config: GatewayConfig, platform: EndpointsPlatform, cutoffs
 }
 
 /** A request waits for the index at most half its RPC deadline, and keeps the rest for the scan. */
-const indexWaitMs = (config: GatewayConfig) => Math.ceil(config.rpcTimeoutMs / 2);
+export const indexWaitMs = (config: GatewayConfig): number => Math.ceil(config.rpcTimeoutMs / 2);
+
+/** The tokenized index of `RPC_URL` read through `trusted`, over `store` (absent: compact rows in this process). */
+function tokenizedIndexOf(
+  config: GatewayConfig,
+  trusted: RpcEndpoint,
+  platform: Pick<Platform, "logger" | "telemetry">,
+  store?: TokenizedRecordStore,
+): TokenizedIndex {
+  return new TokenizedIndex(trusted, {
+    maxBytes: config.tokenizedIndexMaxMb * MiB,
+    maxWaitMs: indexWaitMs(config),
+    logger: platform.logger,
+    ...(store && { store }),
+    ...(platform.telemetry && { telemetry: platform.telemetry }),
+  });
+}
 
 /** The tokenized index of `RPC_URL` with its own endpoints, for a host that keeps it apart from the gateway. */
 export interface IndexHost {
   readonly index: TokenizedIndex;
-  /** Longest the index lets a request wait before it answers that the request must scan. */
-  readonly maxWaitMs: number;
   dispose(): Promise<void>;
 }
 
@@ -179,17 +194,9 @@ export function createIndexHost(
   const endpoints = endpointsOf(config, platform)();
   const trusted = endpoints.trustedEndpoint;
   if (!trusted) return undefined;
-  const maxWaitMs = indexWaitMs(config);
-  const index = new TokenizedIndex(trusted, {
-    maxBytes: config.tokenizedIndexMaxMb * MiB,
-    maxWaitMs,
-    logger: platform.logger,
-    store,
-    ...(platform.telemetry && { telemetry: platform.telemetry }),
-  });
+  const index = tokenizedIndexOf(config, trusted, platform, store);
   return {
     index,
-    maxWaitMs,
     dispose: () => {
       index.dispose();
       return endpoints.close();
@@ -225,15 +232,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
   // The index is shared state with pending reads: never with per-request endpoints.
   const trusted = shared?.trustedEndpoint;
-  const index =
-    config.tokenizedIndex && trusted
-      ? new TokenizedIndex(trusted, {
-          maxBytes: config.tokenizedIndexMaxMb * MiB,
-          maxWaitMs: indexWaitMs(config),
-          logger: platform.logger,
-          ...(telemetry && { telemetry }),
-        })
-      : undefined;
+  const index = config.tokenizedIndex && trusted ? tokenizedIndexOf(config, trusted, platform) : undefined;
   const remote = config.tokenizedIndex ? platform.remoteTokenizedIndex : undefined;
   // Workers may cancel a request and never run its `finally`: places it held are taken back once it
   // has outlived any request's deadline (the longer budget) and one more RPC timeout.

@@ -53,11 +53,11 @@ async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
   if (built) return built;
   gatewayModule ??= await import("../../gateway.js");
   if (built) return built;
-  const { createGateway } = gatewayModule;
+  const { createGateway, indexWaitMs } = gatewayModule;
   try {
     const config = loadConfig(settingsFrom(bindings));
-    // The object answers within half of RPC_TIMEOUT_MS (as the index on Node); past a little more, the Worker scans.
-    const indexClient = indexObjectClient(indexObjectName(config.rpcUrls), Math.ceil(config.rpcTimeoutMs / 2) + 500);
+    // The object answers within the index's wait (as on Node); past a little more, the Worker scans.
+    const indexClient = indexObjectClient(indexObjectName(config.rpcUrls), indexWaitMs(config) + 500);
     const gateway = createGateway(config, {
       logger: createConsoleLogger(config.logLevel),
       transports: createFetchTransports,
