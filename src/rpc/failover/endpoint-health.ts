@@ -117,9 +117,7 @@ export class EndpointHealth {
     if (state === CircuitState.Open && Date.now() < this.pauseUntil) return false;
     if (state === CircuitState.HalfOpen) {
       if (this.now() - this.halfOpenSince < this.settings.probeGiveUpMs) return false;
-      // Reopened as it was, with the probe due at once.
-      this.breaker = this.makeBreaker(this.breaker.toJSON());
-      this.pauseUntil = 0;
+      this.reopenWithProbeDue(this.breaker.toJSON());
     }
     return state !== CircuitState.Isolated;
   }
@@ -142,12 +140,17 @@ export class EndpointHealth {
         // cockatiel closes the circuit on an error its policy does not count, which a cancelled
         // probe is: reopened as it was instead, with the probe due at once, as a probe given up is.
         if (probe !== undefined && error instanceof AttemptCancelled) {
-          this.breaker = this.makeBreaker(probe);
-          this.pauseUntil = 0;
+          this.reopenWithProbeDue(probe);
           this.telemetry.rpcEndpointCircuit(this.label, CIRCUIT_LABEL[CircuitState.Open]);
         }
         throw error;
       });
+  }
+
+  /** Open as `saved` (a breaker's `toJSON()` with the probe due at once), and past its pause: the next read probes. */
+  private reopenWithProbeDue(saved: unknown): void {
+    this.breaker = this.makeBreaker(saved);
+    this.pauseUntil = 0;
   }
 
   /** Counts a fault, and honours the `Retry-After` of a 429 or 503. */
