@@ -191,8 +191,8 @@ export function documentedGet<P extends Shape, Q extends Shape>(
 }
 
 /** What a route declares about its answers, for the pipeline (answer/route-answers.ts). */
-const answers = (route: { readonly cache: CacheClass; readonly wording?: RouteWording; readonly rpc: boolean }): RouteAnswers =>
-  route.wording === undefined ? { cache: route.cache, rpc: route.rpc } : { cache: route.cache, wording: route.wording, rpc: route.rpc };
+const answers = ({ cache, wording, rpc }: { readonly cache: CacheClass; readonly wording?: RouteWording; readonly rpc: boolean }): RouteAnswers =>
+  wording === undefined ? { cache, rpc } : { cache, wording, rpc };
 
 /**
  * A route outside the envelope (the API reference, metrics), described to
