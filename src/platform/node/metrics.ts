@@ -31,99 +31,91 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  */
 export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   readonly registry = new Registry();
+  /** A counter, a histogram and a gauge of one number, registered in this registry. */
+  private counter(name: string, help: string): PlainCounter {
+    return new PlainCounter({ name, help, registers: [this.registry] });
+  }
+  private histogram(name: string, help: string, buckets: readonly number[]): PlainHistogram {
+    return new PlainHistogram({ name, help, registers: [this.registry] }, buckets);
+  }
+  private gauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+
   private httpInFlight = 0;
   private rpcInFlight = 0;
   private rpcQueued = 0;
 
-  private readonly httpRequests = new PlainCounter({
-    name: "sns_gateway_http_requests_total",
-    help: "HTTP requests answered, by route pattern, method and status",
-    registers: [this.registry],
-  });
-  private readonly httpDuration = new PlainHistogram(
-    {
-      name: "sns_gateway_http_request_duration_seconds",
-      help: "Time from a request entering the app to its answer, by route pattern",
-      registers: [this.registry],
-    },
+  private readonly httpRequests = this.counter(
+    "sns_gateway_http_requests_total",
+    "HTTP requests answered, by route pattern, method and status",
+  );
+  private readonly httpDuration = this.histogram(
+    "sns_gateway_http_request_duration_seconds",
+    "Time from a request entering the app to its answer, by route pattern",
     LATENCY_BUCKETS,
   );
-  private readonly rpcRequests = new PlainCounter({
-    name: "sns_gateway_rpc_requests_total",
-    help: "HTTP requests sent to RPC nodes, by endpoint (rpc_url or override) and outcome",
-    registers: [this.registry],
-  });
-  private readonly rpcDuration = new PlainHistogram(
-    {
-      name: "sns_gateway_rpc_request_duration_seconds",
-      help: "Duration of HTTP requests to RPC nodes, by endpoint",
-      registers: [this.registry],
-    },
+  private readonly rpcRequests = this.counter(
+    "sns_gateway_rpc_requests_total",
+    "HTTP requests sent to RPC nodes, by endpoint (rpc_url or override) and outcome",
+  );
+  private readonly rpcDuration = this.histogram(
+    "sns_gateway_rpc_request_duration_seconds",
+    "Duration of HTTP requests to RPC nodes, by endpoint",
     LATENCY_BUCKETS,
   );
-  private readonly rpcCalls = new PlainCounter({
-    name: "sns_gateway_rpc_calls_total",
-    help: "JSON-RPC calls by method and outcome (ok, rpc_error, transport_fault, timeout)",
-    registers: [this.registry],
-  });
-  private readonly batchCalls = new PlainHistogram(
-    {
-      name: "sns_gateway_rpc_batch_calls",
-      help: "JSON-RPC calls carried by one RPC HTTP request",
-      registers: [this.registry],
-    },
+  private readonly rpcCalls = this.counter(
+    "sns_gateway_rpc_calls_total",
+    "JSON-RPC calls by method and outcome (ok, rpc_error, transport_fault, timeout)",
+  );
+  private readonly batchCalls = this.histogram(
+    "sns_gateway_rpc_batch_calls",
+    "JSON-RPC calls carried by one RPC HTTP request",
     [1, 2, 3, 5, 10, 20],
   );
-  private readonly batchAccounts = new PlainHistogram(
-    {
-      name: "sns_gateway_rpc_batch_accounts",
-      help: "Account keys in one getMultipleAccounts call",
-      registers: [this.registry],
-    },
+  private readonly batchAccounts = this.histogram(
+    "sns_gateway_rpc_batch_accounts",
+    "Account keys in one getMultipleAccounts call",
     [1, 2, 5, 10, 20, 50, 100],
   );
-  private readonly pacedReplies = new PlainCounter({
-    name: "sns_gateway_rpc_paced_replies_total",
-    help: "Batch replies whose reads were settled over several event-loop turns (RPC_SETTLE_SLICE)",
-    registers: [this.registry],
-  });
-  private readonly coalescedCount = new PlainCounter({
-    name: "sns_gateway_coalesced_total",
-    help: "Requests that shared work already under way: a resolution, or an account read queued or in flight",
-    registers: [this.registry],
-  });
-  private readonly cacheLookups = new PlainCounter({
-    name: "sns_gateway_resolve_cache_total",
-    help: "Lookups in the resolve response cache, by result (hit, miss), and refreshes started ahead of expiry (refresh)",
-    registers: [this.registry],
-  });
+  private readonly pacedReplies = this.counter(
+    "sns_gateway_rpc_paced_replies_total",
+    "Batch replies whose reads were settled over several event-loop turns (RPC_SETTLE_SLICE)",
+  );
+  private readonly coalescedCount = this.counter(
+    "sns_gateway_coalesced_total",
+    "Requests that shared work already under way: a resolution, or an account read queued or in flight",
+  );
+  private readonly cacheLookups = this.counter(
+    "sns_gateway_resolve_cache_total",
+    "Lookups in the resolve response cache, by result (hit, miss), and refreshes started ahead of expiry (refresh)",
+  );
 
-  private readonly bulkRequests = new PlainCounter({
-    name: "sns_gateway_bulk_requests_total",
-    help: "Bulk resolve requests answered 200, by route pattern",
-    registers: [this.registry],
-  });
-  private readonly bulkNames = new PlainCounter({
-    name: "sns_gateway_bulk_names_total",
-    help: "Names asked for in bulk resolve requests answered 200 (repeats included), by route pattern",
-    registers: [this.registry],
-  });
+  private readonly bulkRequests = this.counter("sns_gateway_bulk_requests_total", "Bulk resolve requests answered 200, by route pattern");
+  private readonly bulkNames = this.counter(
+    "sns_gateway_bulk_names_total",
+    "Names asked for in bulk resolve requests answered 200 (repeats included), by route pattern",
+  );
   private readonly bulkByRoute = new Map<string, { readonly requests: CounterChild; readonly names: CounterChild }>();
-  private readonly endpointEvents = new PlainCounter({
-    name: "sns_gateway_rpc_endpoint_events_total",
-    help: "Per endpoint of a several-URL RPC_URL (by host): reads sent (request), reads that left it for the next endpoint (failover), hedges sent to it (hedge)",
-    registers: [this.registry],
-  });
-  private readonly endpointFaults = new PlainCounter({
-    name: "sns_gateway_rpc_endpoint_faults_total",
-    help: "Faults of each endpoint of a several-URL RPC_URL (by host), by kind",
-    registers: [this.registry],
-  });
-  private readonly indexFallbacks = new PlainCounter({
-    name: "sns_gateway_tokenized_index_fallbacks_total",
-    help: "/domains requests that found tokenized domains by scanning because the index could not answer, by reason (building, failed, over_budget, slow)",
-    registers: [this.registry],
-  });
+  private readonly endpointEvents = this.counter(
+    "sns_gateway_rpc_endpoint_events_total",
+    "Per endpoint of a several-URL RPC_URL (by host): reads sent (request), reads that left it for the next endpoint (failover), hedges sent to it (hedge)",
+  );
+  private readonly endpointFaults = this.counter(
+    "sns_gateway_rpc_endpoint_faults_total",
+    "Faults of each endpoint of a several-URL RPC_URL (by host), by kind",
+  );
+  private readonly indexFallbacks = this.counter(
+    "sns_gateway_tokenized_index_fallbacks_total",
+    "/domains requests that found tokenized domains by scanning because the index could not answer, by reason (building, failed, over_budget, slow)",
+  );
   private readonly indexFallbackSeries = new Map<string, CounterChild>();
   private indexState: TokenizedIndexState | undefined;
   /** The circuit state of each endpoint host. */
@@ -150,30 +142,13 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   constructor() {
     const self = this;
-    new Gauge({
-      name: "sns_gateway_http_requests_in_flight",
-      help: "HTTP requests being answered",
-      registers: [this.registry],
-      collect() {
-        this.set(self.httpInFlight);
-      },
-    });
-    new Gauge({
-      name: "sns_gateway_rpc_requests_in_flight",
-      help: "HTTP requests to RPC nodes awaiting their answer",
-      registers: [this.registry],
-      collect() {
-        this.set(self.rpcInFlight);
-      },
-    });
-    new Gauge({
-      name: "sns_gateway_rpc_queue_depth",
-      help: "Account keys and calls waiting for a free RPC request slot, all endpoints together",
-      registers: [this.registry],
-      collect() {
-        this.set(self.rpcQueued);
-      },
-    });
+    this.gauge("sns_gateway_http_requests_in_flight", "HTTP requests being answered", () => this.httpInFlight);
+    this.gauge("sns_gateway_rpc_requests_in_flight", "HTTP requests to RPC nodes awaiting their answer", () => this.rpcInFlight);
+    this.gauge(
+      "sns_gateway_rpc_queue_depth",
+      "Account keys and calls waiting for a free RPC request slot, all endpoints together",
+      () => this.rpcQueued,
+    );
     new Gauge({
       name: "sns_gateway_rpc_endpoint_circuit",
       help: "Circuit of each endpoint of a several-URL RPC_URL (by host): 1 for its state, closed (in rotation), open (out of rotation) or half_open (being probed)",
