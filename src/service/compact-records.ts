@@ -153,6 +153,8 @@ export class CompactRecordStore implements TokenizedRecordStore {
   private readonly ambiguous = new Set<Address>();
   /** Active records the changes added (positive) or removed (negative) against the rows. */
   private changedActive = 0;
+  /** Counts clears: a build started before the latest one is given up (RecordsBuild). */
+  private generation = 0;
 
   get records(): number {
     return (this.rows?.size ?? 0) + this.changedActive;
@@ -196,14 +198,17 @@ export class CompactRecordStore implements TokenizedRecordStore {
     this.changes.clear();
     this.ambiguous.clear();
     this.changedActive = 0;
+    this.generation++;
   }
 
   build(maxRecords: number): RecordsBuild {
     this.clear();
+    const generation = this.generation;
     const builder = new CompactRecordsBuilder(maxRecords);
     return {
       add: (rows) => builder.add(rows),
       finish: () => {
+        if (generation !== this.generation) return;
         this.rows = builder.finish();
         for (const key of this.rows.duplicateKeys) this.ambiguous.add(bytesToAddress(key));
       },

@@ -17,7 +17,11 @@ export interface IndexProgress {
   readonly partitioned: boolean;
 }
 
-/** The rows of one build, added as the scans answer. */
+/**
+ * The rows of one build, added as the scans answer. Once the store has been
+ * cleared since (the build was given up, a newer one started), the build
+ * changes nothing: scans still in flight when a build failed may answer late.
+ */
 export interface RecordsBuild {
   /** Records of RECORD_BYTES each (mint then name account); throws OverBudgetError past the build's bound. */
   add(rows: Uint8Array): void;
