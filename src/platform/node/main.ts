@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from "../../config.js";
 import { hostLabels } from "../../rpc/failover/host-label.js";
 import { startGateway } from "./gateway.js";
 import { createNodeLog } from "./log.js";
+import { nodeLineWarning } from "./node-line.js";
 
 /** Process entry: configuration from the environment, listen, drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const { logger, flushSync } = createNodeLog(config.logLevel);
+  const lineWarning = nodeLineWarning(process.version, new Date());
+  if (lineWarning) logger.warn({ node: process.version }, lineWarning);
   if (config.rpcUrls.length === 0) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
   const running = await startGateway(config, logger);
   logger.info({ url: running.url, rpc: config.rpcUrls.length > 0 ? hostLabels(config.rpcUrls) : null }, "listening");
