@@ -25,12 +25,12 @@ export type Commitment = "processed" | "confirmed" | "finalized";
 
 /**
  * Lamports per byte of a rent-exempt account on mainnet today. The cluster
- * lowers it in steps (it was 6,960 for years), so nothing outside the
- * localnet may assume it: the gateway asks `getMinimumBalanceForRentExemption`.
+ * lowers it in scheduled steps, so nothing outside the localnet may assume
+ * it: the gateway asks `getMinimumBalanceForRentExemption`.
  */
 export const DEFAULT_LAMPORTS_PER_BYTE = 5_080;
 
-/** Slot duration of mainnet today; it was 400 ms for years, and shortens again in steps. */
+/** Slot duration of mainnet today; the cluster shortens it in scheduled steps, so it is a setting. */
 export const DEFAULT_SLOT_MS = 250;
 
 /** Rent exemption: (128 bytes of account overhead + data) × lamports per byte. */
