@@ -5,16 +5,18 @@ import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "./l
 import { deriveDomainKey } from "./sns/derive.js";
 import { Record } from "./sns/record-types.js";
 import { SRS_DEMO_EXAMPLES } from "./localnet/srs-demo.js";
+import { ledgerOptionsFromEnv } from "./localnet/settings.js";
 
 /**
  * `npm run demo`: the embedded localnet loaded with the demo fixture, and the
  * gateway pointed at it. PORT (default 3000) and HOST apply to the gateway.
  * `npm run demo -- --srs` (or SOL_SRS_RESOLUTION=on) turns SRS-backed `.sol`
- * resolution on and shows the demo ledger's SRS names.
+ * resolution on and shows the demo ledger's SRS names. LOCALNET_LAMPORTS_PER_BYTE
+ * and LOCALNET_SLOT_MS set the localnet's rent rate and slot time (src/localnet/settings.ts).
  */
 async function main(): Promise<void> {
   const srs = process.argv.includes("--srs") || process.env.SOL_SRS_RESOLUTION === "on";
-  const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
+  const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH, ledgerOptionsFromEnv(process.env));
   const localnet = await startLocalnet({ ledger, port: Number(process.env.LOCALNET_PORT ?? 0) });
   const config = loadConfig({ HOST: "127.0.0.1", ...process.env, RPC_URL: localnet.url, ...(srs && { SOL_SRS_RESOLUTION: "on" }) });
   const logger = pino({ level: config.logLevel });

@@ -1,26 +1,17 @@
+import { type CallMatch, type CallShape, matchesCall } from "./call-match.js";
 import type { CallOverride } from "./jsonrpc.js";
 
-interface FaultScope {
-  /** Only requests that call this method are affected (any call of a batch). */
-  readonly method?: string;
+export type { CallShape } from "./call-match.js";
+
+/** `method`, `params`: only requests making such a call are affected (any call of a batch), and only that call. */
+interface FaultScope extends CallMatch {
   /** Affect this many HTTP requests, then clear the fault. Unlimited when absent. */
   readonly times?: number;
   /** Affect each matching request with this probability (0 to 1); every one when absent. */
   readonly probability?: number;
   /** Let this many matching HTTP requests through first (a fault on a later read of a sequence). */
   readonly skip?: number;
-  /** Only calls whose params, as JSON, contain this text (e.g. one program's scan among others). */
-  readonly params?: string;
 }
-
-/** A call as faults see it: its method and its params as JSON text. */
-export interface CallShape {
-  readonly method: string;
-  readonly params: string;
-}
-
-const matches = (fault: Fault, call: CallShape) =>
-  (fault.method === undefined || fault.method === call.method) && (fault.params === undefined || call.params.includes(fault.params));
 
 /** Ways the localnet can misbehave on purpose, to exercise client error paths. */
 export type Fault = FaultScope &
@@ -64,7 +55,7 @@ export class FaultSwitch {
     const fault = this.#fault;
     if (!fault) return null;
     const scoped = fault.method !== undefined || fault.params !== undefined;
-    if (scoped && !calls.some((call) => matches(fault, call))) return null;
+    if (scoped && !calls.some((call) => matchesCall(fault, call))) return null;
     if (this.#skipping > 0) {
       this.#skipping--;
       return null;
@@ -77,7 +68,7 @@ export class FaultSwitch {
 
 /** Per-call replacement for the call-level fault kinds; HTTP-level kinds return undefined. */
 export function callOverride(fault: Fault | null, call: CallShape): CallOverride | undefined {
-  if (!fault || !matches(fault, call)) return undefined;
+  if (!fault || !matchesCall(fault, call)) return undefined;
   if (fault.kind === "jsonrpc-error") {
     const { code, message, data } = fault;
     return { error: data === undefined ? { code, message } : { code, message, data } };

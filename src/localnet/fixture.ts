@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { Ledger } from "./ledger.js";
+import type { Ledger, LedgerOptions } from "./ledger.js";
 import { loadFixture } from "./fixture/load.js";
 
 export { type FixtureAccount, rawAccount } from "./fixture/accounts.js";
@@ -23,8 +23,8 @@ export {
 /** `fixtures/demo.json` at the package root (same depth from `src/` and `dist/`). */
 export const DEMO_FIXTURE_PATH = fileURLToPath(new URL("../../fixtures/demo.json", import.meta.url));
 
-/** Reads and loads a JSON fixture file. */
-export async function loadFixtureFile(path: string): Promise<Ledger> {
+/** Reads and loads a JSON fixture file; `options` as for loadFixture. */
+export async function loadFixtureFile(path: string, options?: LedgerOptions): Promise<Ledger> {
   const text = await readFile(path, "utf8");
   let json: unknown;
   try {
@@ -32,5 +32,5 @@ export async function loadFixtureFile(path: string): Promise<Ledger> {
   } catch (error) {
     throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
   }
-  return loadFixture(json);
+  return loadFixture(json, options);
 }

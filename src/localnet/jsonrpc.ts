@@ -22,7 +22,7 @@ export type RequestBody =
 export type CallOverride = { readonly error: RpcErrorObject } | { readonly result: unknown };
 
 export interface CallHooks {
-  onCall?(method: string): void;
+  onCall?(method: string, params: readonly unknown[] | null): void;
   overrideCall?(method: string, params: readonly unknown[] | null): CallOverride | undefined;
 }
 
@@ -66,15 +66,8 @@ export function callsOf(body: RequestBody): { method: string; params: string }[]
   return calls.flatMap((call) => (call instanceof RpcError ? [] : [{ method: call.method, params: JSON.stringify(call.params) }]));
 }
 
-/** Method names a body asks for, to match method-scoped faults. */
-export function methodsOf(body: RequestBody): string[] {
-  if (body.kind === "unparsable") return [];
-  const calls = body.kind === "single" ? [body.call] : body.calls;
-  return calls.flatMap((call) => (call instanceof RpcError ? [] : [call.method]));
-}
-
 function run(call: Call, ledger: Ledger, hooks: CallHooks): Pick<Response, "result" | "error"> {
-  hooks.onCall?.(call.method);
+  hooks.onCall?.(call.method, call.params);
   const override = hooks.overrideCall?.(call.method, call.params);
   if (override) return override;
   const handler = methods.get(call.method);

@@ -1,5 +1,5 @@
 import { tryDecodePublicKey } from "../sns/bytes.js";
-import { type RecordedTransaction, type TransactionInput, TransactionLog } from "./transactions.js";
+import { type RecordedTransaction, type TransactionInput, TransactionLog, type TransactionVersion } from "./transactions.js";
 import { TokenIndex, type TokenBalance, isTokenProgram, readMint, type MintInfo } from "./token-index.js";
 
 export type { MintInfo, TokenBalance } from "./token-index.js";
@@ -23,9 +23,31 @@ export interface AccountInput {
 
 export type Commitment = "processed" | "confirmed" | "finalized";
 
-/** Mainnet rent: (128 bytes of overhead + data) × 3480 lamports/byte-year × 2 years. */
-export function rentExemptMinimum(dataLength: number): number {
-  return (128 + dataLength) * 3480 * 2;
+/**
+ * Lamports per byte of a rent-exempt account on mainnet today. The cluster
+ * lowers it in scheduled steps, so nothing outside the localnet may assume
+ * it: the gateway asks `getMinimumBalanceForRentExemption`.
+ */
+export const DEFAULT_LAMPORTS_PER_BYTE = 5_080;
+
+/** Slot duration of mainnet today; the cluster shortens it in scheduled steps, so it is a setting. */
+export const DEFAULT_SLOT_MS = 250;
+
+/** Rent exemption: (128 bytes of account overhead + data) × lamports per byte. */
+export function rentExemptMinimum(dataLength: number, lamportsPerByte: number = DEFAULT_LAMPORTS_PER_BYTE): number {
+  return (128 + dataLength) * lamportsPerByte;
+}
+
+/** What a ledger models of the cluster's parameters; each defaults to mainnet's value today. */
+export interface LedgerOptions {
+  /** Finalized slot to start at. */
+  readonly slot?: number;
+  /** Rent rate: the rent-exempt minimum of an account is (128 + its size) × this (LOCALNET_LAMPORTS_PER_BYTE). */
+  readonly lamportsPerByte?: number;
+  /** Duration of a slot in milliseconds, for block times (LOCALNET_SLOT_MS). */
+  readonly slotMs?: number;
+  /** Version of transactions made without one (DEFAULT_TRANSACTION_VERSION in transactions.ts when absent). */
+  readonly transactionVersion?: TransactionVersion;
 }
 
 export class LedgerError extends Error {
@@ -50,10 +72,21 @@ export class Ledger {
   /** Program → its accounts, so a program scan never looks accounts up one by one. */
   readonly #byProgram = new Map<string, Map<string, LedgerAccount>>();
   readonly #tokens = new TokenIndex();
-  readonly transactions = new TransactionLog();
+  readonly transactions: TransactionLog;
+  readonly lamportsPerByte: number;
+  readonly slotMs: number;
 
-  constructor(options: { slot?: number } = {}) {
+  constructor(options: LedgerOptions = {}) {
     this.slot = options.slot ?? 300_000_000;
+    this.lamportsPerByte = options.lamportsPerByte ?? DEFAULT_LAMPORTS_PER_BYTE;
+    this.slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
+    this.transactions = new TransactionLog(this.slotMs);
+    if (options.transactionVersion !== undefined) this.transactions.version = options.transactionVersion;
+  }
+
+  /** Rent-exempt minimum of an account of `dataLength` bytes at this ledger's rate. */
+  rentExemptMinimum(dataLength: number): number {
+    return rentExemptMinimum(dataLength, this.lamportsPerByte);
   }
 
   get size(): number {
@@ -70,7 +103,7 @@ export class Ledger {
     assertAddress(input.owner);
     const data = input.data ? input.data.slice() : new Uint8Array(0);
     const account: LedgerAccount = {
-      lamports: input.lamports ?? rentExemptMinimum(data.length),
+      lamports: input.lamports ?? this.rentExemptMinimum(data.length),
       owner: input.owner,
       data,
       executable: input.executable ?? false,

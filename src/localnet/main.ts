@@ -1,8 +1,10 @@
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "./fixture.js";
 import { startLocalnet } from "./server.js";
+import { ledgerOptionsFromEnv } from "./settings.js";
 
 // Usage: node dist/localnet/main.js [fixture.json]
-// Environment: LOCALNET_PORT (default 8899), LOCALNET_HOST (default 127.0.0.1), LOCALNET_LATENCY_MS.
+// Environment: LOCALNET_PORT (default 8899), LOCALNET_HOST (default 127.0.0.1), LOCALNET_LATENCY_MS,
+// and the cluster's parameters LOCALNET_LAMPORTS_PER_BYTE and LOCALNET_SLOT_MS (settings.ts).
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -13,7 +15,7 @@ function envNumber(name: string, fallback: number): number {
 }
 
 const fixturePath = process.argv[2] ?? DEMO_FIXTURE_PATH;
-const ledger = await loadFixtureFile(fixturePath);
+const ledger = await loadFixtureFile(fixturePath, ledgerOptionsFromEnv(process.env));
 const localnet = await startLocalnet({
   ledger,
   port: envNumber("LOCALNET_PORT", 8899),

@@ -5,6 +5,7 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  UnsupportedTransactionVersion: -32015,
   MinContextSlotNotReached: -32016,
 } as const;
 

@@ -1,9 +1,10 @@
 import { type IncomingMessage, STATUS_CODES, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { CallMatch } from "./call-match.js";
 import { type Fault, FaultSwitch, callOverride } from "./faults.js";
-import { type RequestBody, callsOf, methodsOf, parseBody, respond } from "./jsonrpc.js";
+import { type RequestBody, callsOf, parseBody, respond } from "./jsonrpc.js";
 import type { Ledger } from "./ledger.js";
-import { type LocalnetStats, StatsCounter } from "./stats.js";
+import { type CallCount, type LocalnetStats, StatsCounter } from "./stats.js";
 
 export interface LocalnetOptions {
   readonly ledger: Ledger;
@@ -22,6 +23,8 @@ export interface Localnet {
   /** A snapshot of the counters at the time of reading. */
   readonly stats: LocalnetStats;
   resetStats(): void;
+  /** Counts the calls received from now on that match (e.g. one program's scan, by a text of its params). */
+  watchCalls(match: CallMatch): CallCount;
   setLatency(ms: number): void;
   setFault(fault: Fault | null): void;
   /** Stops listening and drops every connection, including keep-alive and hanging ones. */
@@ -72,23 +75,28 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
     timers.add(timer);
   };
 
+  /** Calls answered by an HTTP-level fault are received all the same. */
+  const countCalls = (body: RequestBody) => {
+    for (const call of callsOf(body)) stats.countCall(call.method, call.params);
+  };
+
   const answerRpc = (res: ServerResponse, body: RequestBody) => {
     const fault = faults.armed ? faults.take(callsOf(body)) : null;
     if (fault?.kind === "hang") {
-      for (const method of methodsOf(body)) stats.countCall(method);
+      countCalls(body);
       return;
     }
     if (fault?.kind === "http-status") {
-      for (const method of methodsOf(body)) stats.countCall(method);
+      countCalls(body);
       const text = fault.body ?? `${STATUS_CODES[fault.status] ?? "Error"}\n`;
       return later(() => send(res, fault.status, TEXT_TYPE, text, fault.headers));
     }
     if (fault?.kind === "garbage") {
-      for (const method of methodsOf(body)) stats.countCall(method);
+      countCalls(body);
       return later(() => send(res, 200, JSON_TYPE, fault.body ?? "<html><body>upstream garbage</body></html>"));
     }
     const text = respond(body, ledger, {
-      onCall: (method) => stats.countCall(method),
+      onCall: (method, params) => stats.countCall(method, stats.watching ? JSON.stringify(params) : undefined),
       overrideCall: (method, params) => (fault ? callOverride(fault, { method, params: JSON.stringify(params) }) : undefined),
     });
     later(() => send(res, 200, JSON_TYPE, text ?? ""));
@@ -136,6 +144,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
       return stats.snapshot();
     },
     resetStats: () => stats.reset(),
+    watchCalls: (match) => stats.watch(match),
     setLatency: (ms) => {
       latencyMs = ms;
     },

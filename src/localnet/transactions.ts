@@ -1,11 +1,27 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToAddress, utf8 } from "../sns/bytes.js";
 
+/** The message versions the cluster executes (as `@solana/kit`'s `TransactionVersion`). */
+export type TransactionVersion = "legacy" | 0 | 1;
+
+export const TRANSACTION_VERSIONS: readonly TransactionVersion[] = ["legacy", 0, 1];
+
+/**
+ * The version a transaction gets when none is chosen: 1, the newest the
+ * cluster accepts. New transactions on mainnet may be version 1 since the
+ * cluster enabled it, and a client asking for less gets an error for each
+ * of them instead of the transaction; recording them by default makes every
+ * client of the localnet (the gateway's index, the demo, the tests) read
+ * them, as it has to against mainnet.
+ */
+export const DEFAULT_TRANSACTION_VERSION: TransactionVersion = 1;
+
 /** A change applied to the ledger as one transaction (it only records what an index needs). */
 export interface RecordedTransaction {
   readonly signature: string;
   readonly slot: number;
   readonly blockTime: number;
+  readonly version: TransactionVersion;
   /** Fee payer first (the only signer), then written accounts, then read-only ones, then programs. */
   readonly accountKeys: readonly string[];
   readonly header: {
@@ -24,10 +40,12 @@ export interface TransactionInput {
   readonly writable: readonly string[];
   readonly readonly?: readonly string[];
   readonly failed?: boolean;
+  /** Defaults to the log's version (DEFAULT_TRANSACTION_VERSION unless the ledger chose another). */
+  readonly version?: TransactionVersion;
 }
 
-/** Unix time of a slot: slots are 400 ms apart from a fixed genesis. */
-const blockTimeOf = (slot: number) => 1_600_000_000 + Math.floor(slot * 0.4);
+/** Unix time of the ledger's genesis: block times count from it at the ledger's slot duration. */
+const GENESIS_UNIX_TIME = 1_600_000_000;
 
 /**
  * Every transaction the ledger applied, by signature and newest first per
@@ -37,6 +55,11 @@ export class TransactionLog {
   readonly #bySignature = new Map<string, RecordedTransaction>();
   readonly #byAddress = new Map<string, RecordedTransaction[]>();
   #count = 0;
+  /** Version of transactions recorded without one. */
+  version: TransactionVersion = DEFAULT_TRANSACTION_VERSION;
+
+  /** `slotMs`: how long a slot lasts, for block times (one setting of the ledger). */
+  constructor(private readonly slotMs: number) {}
 
   record(input: TransactionInput, slot: number): RecordedTransaction {
     const writable = unique(input.writable.filter((key) => key !== input.feePayer));
@@ -49,7 +72,8 @@ export class TransactionLog {
         new Uint8Array([...sha256(utf8.encode(`sns-localnet:tx:${this.#count++}`)), ...sha256(utf8.encode(`${slot}`))]),
       ),
       slot,
-      blockTime: blockTimeOf(slot),
+      blockTime: GENESIS_UNIX_TIME + Math.floor((slot * this.slotMs) / 1000),
+      version: input.version ?? this.version,
       accountKeys,
       header: {
         numRequiredSignatures: 1,

@@ -16,6 +16,7 @@ import { INVALID_PARAMS, JsonRpcError } from "./errors.js";
 import { JsonRpcClient } from "./json-rpc.js";
 import type { BudgetLimits, RequestBudget } from "./request-budget.js";
 import {
+  MAX_TRANSACTION_VERSION,
   type SignatureEntry,
   type TransactionAccounts,
   parseLamports,
@@ -142,9 +143,18 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     return accounts;
   }
 
-  /** Writable accounts and invoked programs of a transaction; null when the node does not know it. */
+  /**
+   * Writable accounts and invoked programs of a transaction; null when the node does not know it.
+   * Asks for every version results.ts reads (MAX_TRANSACTION_VERSION): a node refuses a newer
+   * transaction than the request allows (-32015) rather than leave it out, and one refusal fails
+   * the tokenized index's catch-up.
+   */
   async getTransactionAccounts(signature: string, commitment?: string, budget?: RequestBudget): Promise<TransactionAccounts | null> {
-    const config = { encoding: "json", maxSupportedTransactionVersion: 0, commitment: commitment ?? this.options.commitment };
+    const config = {
+      encoding: "json",
+      maxSupportedTransactionVersion: MAX_TRANSACTION_VERSION,
+      commitment: commitment ?? this.options.commitment,
+    };
     return parseTransactionAccounts(await this.call("getTransaction", [signature, config], budget));
   }
 

@@ -10,7 +10,7 @@ import { RpcError } from "./errors.js";
 const invalid = (what: string) => new RpcError("invalid-response", `unexpected RPC result: ${what}`);
 
 /**
- * Highest slot believed: 2^36 slots are over 800 years at 400 ms. A slot
+ * Highest slot believed: 2^36 slots are over 400 years even at 200 ms a slot. A slot
  * from an RPC answer above it (2^53−1 in a context, 1e300 on a signature)
  * is a fault of that answer, never state: kept, it would put every later
  * answer "behind" and freeze whatever waits for that slot.
@@ -122,11 +122,31 @@ export interface TransactionAccounts {
   readonly programs: ReadonlySet<Address>;
 }
 
+/**
+ * Newest transaction version parseTransactionAccounts reads, and so the
+ * `maxSupportedTransactionVersion` asked for. Legacy, 0 and 1 messages share
+ * `accountKeys`, `header` and `instructions`; a version 0 one may load more
+ * accounts from lookup tables (`meta.loadedAddresses`); a version 1 one has
+ * no lookup tables and carries its compute budget in `transactionConfig`,
+ * which changes no account and is not read.
+ */
+export const MAX_TRANSACTION_VERSION = 1;
+
+/** The answer's `version`: absent when asked without a maximum, else "legacy" or a number up to the maximum. */
+function transactionVersion(version: unknown): "legacy" | number {
+  if (version === undefined || version === "legacy") return "legacy";
+  if (typeof version === "number" && Number.isInteger(version) && version >= 0 && version <= MAX_TRANSACTION_VERSION) {
+    return version;
+  }
+  throw invalid("transaction version");
+}
+
 /** The accounts a `getTransaction` (encoding `json`) answer says were writable; null when unknown. */
 export function parseTransactionAccounts(result: unknown): TransactionAccounts | null {
   if (result === null) return null;
   const tx = result as {
     slot?: unknown;
+    version?: unknown;
     meta?: { loadedAddresses?: { writable?: unknown; readonly?: unknown }; innerInstructions?: unknown };
     transaction?: { message?: { accountKeys?: unknown; header?: Record<string, unknown>; instructions?: unknown } };
   };
@@ -136,11 +156,14 @@ export function parseTransactionAccounts(result: unknown): TransactionAccounts |
   if (!isPlausibleSlot(tx.slot) || !Array.isArray(keys) || !header || !Array.isArray(message?.instructions)) {
     throw invalid("transaction");
   }
+  const version = transactionVersion(tx.version);
   const signed = Number(header.numRequiredSignatures);
   const readonlySigned = Number(header.numReadonlySignedAccounts);
   const readonlyUnsigned = Number(header.numReadonlyUnsignedAccounts);
   const loadedWritable = Array.isArray(tx.meta?.loadedAddresses?.writable) ? tx.meta.loadedAddresses.writable : [];
   const loadedReadonly = Array.isArray(tx.meta?.loadedAddresses?.readonly) ? tx.meta.loadedAddresses.readonly : [];
+  // Accounts loaded from a table by a message that cannot name a table: an answer not to believe.
+  if (version !== 0 && loadedWritable.length + loadedReadonly.length > 0) throw invalid("addresses loaded without lookup tables");
   const all = [...keys, ...loadedWritable, ...loadedReadonly] as Address[];
   const writable = keys.filter(
     (_, i) => (i < signed && i < signed - readonlySigned) || (i >= signed && i < keys.length - readonlyUnsigned),

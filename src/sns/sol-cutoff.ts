@@ -4,12 +4,13 @@ export const isPastSolCutoff = (finalizedSlot: number): boolean => finalizedSlot
 
 /**
  * Upper bound on how fast slots can advance. Slot time is driven by proof of
- * history: 64 ticks per slot at a fixed hash count per tick, targeting 400 ms.
- * Leaders cannot outrun PoH, so a slot shorter than 100 ms (4x the target)
- * does not happen; we budget 10 slots/s, a generous safety factor over the
- * ~2.5 slots/s the chain actually runs at.
+ * history: 64 ticks per slot at a fixed hash count per tick, and leaders
+ * cannot outrun PoH. The cluster has shortened its target slot in steps
+ * (to 250 ms, then 200 ms), so the bound is 4x the shortest target it has
+ * scheduled: 20 slots/s, no slot shorter than 50 ms. Never a slot time to
+ * convert with, only a ceiling that stays safe if slots get faster.
  */
-export const MAX_SLOTS_PER_SECOND = 10;
+export const MAX_SLOTS_PER_SECOND = 20;
 
 /**
  * How long a finalized slot observed now can be reused to decide "before the

@@ -4,16 +4,19 @@ import { join } from "node:path";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type CallCount,
   type Fault,
   Ledger,
   buildDomainAccounts,
   identity,
   tokenizeDomain,
   transferDomainNft,
+  transferName,
   unwrapDomain,
 } from "../../src/localnet/index.js";
 import { NAME_TOKENIZER_ID } from "../../src/sns/constants.js";
-import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
+import { deriveDomainKey, deriveNftRecordKey, deriveTokenizedMint } from "../../src/sns/derive.js";
+import { sampleValue } from "../../testkit/prometheus.js";
 import { type Stack, onWorkerd, request, startStack } from "../../testkit/stack.js";
 import { startWorkerdGateway } from "../../testkit/workerd-gateway.js";
 
@@ -103,7 +106,8 @@ describe("/domains follows tokenize, transfer and unwrap while the gateway runs"
     const connection = new Connection(stack.localnet.url, "confirmed");
     const signatures = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), { limit: 5 });
     expect(signatures).toHaveLength(5);
-    const parsed = await connection.getParsedTransactions(signatures.map((s) => s.signature), { maxSupportedTransactionVersion: 0 });
+    // The localnet records version 1 transactions by default, as mainnet may: a client must ask for them.
+    const parsed = await connection.getParsedTransactions(signatures.map((s) => s.signature), { maxSupportedTransactionVersion: 1 });
     for (const tx of parsed) {
       expect(tx?.transaction.message.accountKeys.some((key) => key.pubkey.toBase58() === NAME_TOKENIZER_ID)).toBe(true);
     }
@@ -115,6 +119,87 @@ describe("/domains follows tokenize, transfer and unwrap while the gateway runs"
     expect(older.map((s) => s.signature)).not.toContain(signatures[4]!.signature);
     const newer = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), { until: signatures[2]!.signature });
     expect(newer.map((s) => s.signature)).toEqual(signatures.slice(0, 2).map((s) => s.signature));
+  });
+});
+
+describe("/domains on the chain of late 2026: version 1 transactions, and versions mixed, in the index's catch-up", () => {
+  const solo = deriveDomainKey("solo");
+  const duo = deriveDomainKey("duo");
+  let chain: Ledger;
+  let target: Stack;
+  let counts: { fallbacks: CallCount[]; rebuilds: CallCount; transactions: CallCount };
+
+  /** Per-mint tokenizer scans: what `/domains` sends when the index cannot answer (on Node and on workerd alike). */
+  const fallbacks = () => counts.fallbacks.reduce((sum, count) => sum + count.count, 0);
+  /** Fallbacks as the Node gateway counts them in /metrics, every reason together (Workers export no metrics). */
+  const countedFallbacks = async () => {
+    const text = (await target.get("/metrics")).text;
+    return ["building", "failed", "over_budget", "slow"].reduce(
+      (sum, reason) => sum + sampleValue(text, "sns_gateway_tokenized_index_fallbacks_total", { reason }),
+      0,
+    );
+  };
+  const domainNames = async (wallet: string) => (await domainsOf(target, wallet)).map((d) => d.domain).sort();
+
+  beforeAll(async () => {
+    chain = new Ledger();
+    for (const name of ["solo", "duo"]) {
+      for (const { address, account } of buildDomainAccounts({ name, owner: alice })) chain.setAccount(address, account);
+    }
+    target = await startStack(chain);
+    // Alice holds duo's NFT throughout: each of her requests has the index catch up with every new tokenizer transaction.
+    tokenizeDomain(chain, { domainKey: duo, holder: alice, version: 1 });
+    expect(await domainNames(alice)).toEqual(["duo", "solo"]);
+    const mintScan = (domain: typeof solo) => `{"offset":66,"bytes":"${deriveTokenizedMint(domain)}"}`;
+    counts = {
+      fallbacks: [solo, duo].map((domain) => target.localnet.watchCalls({ method: "getProgramAccounts", params: mintScan(domain) })),
+      // The whole-program scan (or its partitions) only a build sends: the first one is behind us.
+      rebuilds: target.localnet.watchCalls({ method: "getProgramAccounts", params: INDEX_SCAN }),
+      transactions: target.localnet.watchCalls({ method: "getTransaction" }),
+    };
+  });
+  afterAll(() => target.close());
+
+  it("tokenize, NFT transfer, redeem, name transfer, tokenize again, each a version 1 transaction: no fallback, no rebuild", async () => {
+    const before = onWorkerd ? 0 : await countedFallbacks();
+    const signatures: string[] = [];
+    const step = async (signature: string, expected: Record<string, string[]>) => {
+      signatures.push(signature);
+      for (const [wallet, names] of Object.entries(expected)) expect(await domainNames(wallet), wallet).toEqual(names);
+    };
+
+    await step(tokenizeDomain(chain, { domainKey: solo, holder: bob, version: 1 }), { [bob]: ["solo"], [alice]: ["duo"] });
+    await step(transferDomainNft(chain, { domainKey: solo, from: bob, to: carol, version: 1 }), { [carol]: ["solo"], [bob]: [], [alice]: ["duo"] });
+    await step(unwrapDomain(chain, { domainKey: solo, to: carol, version: 1 }), { [alice]: ["duo"], [carol]: ["solo"] });
+    await step(transferName(chain, { domainKey: solo, from: carol, to: bob, version: 1 }), { [alice]: ["duo"], [bob]: ["solo"], [carol]: [] });
+    await step(tokenizeDomain(chain, { domainKey: solo, holder: carol, version: 1 }), { [alice]: ["duo"], [carol]: ["solo"], [bob]: [] });
+
+    expect(signatures.map((signature) => chain.transactions.get(signature)!.version)).toEqual([1, 1, 1, 1, 1]);
+    expect(fallbacks()).toBe(0);
+    expect(counts.rebuilds.count).toBe(0);
+    if (!onWorkerd) expect(await countedFallbacks()).toBe(before);
+    // The three tokenizer transactions (tokenize, redeem, tokenize), each read once by a catch-up.
+    expect(counts.transactions.count).toBe(3);
+  });
+
+  it("one catch-up over legacy, version 0 and version 1 tokenizer transactions", async () => {
+    const before = { transactions: counts.transactions.count, nodeFallbacks: onWorkerd ? 0 : await countedFallbacks() };
+    const mixed = [
+      unwrapDomain(chain, { domainKey: solo, to: carol, version: "legacy" }),
+      tokenizeDomain(chain, { domainKey: solo, holder: bob, version: 0 }),
+      unwrapDomain(chain, { domainKey: solo, to: bob, version: 1 }),
+      tokenizeDomain(chain, { domainKey: solo, holder: carol, version: 1 }),
+    ];
+    expect(mixed.map((signature) => chain.transactions.get(signature)!.version)).toEqual(["legacy", 0, 1, 1]);
+    // One request after all four: its catch-up reads each of them.
+    expect(await domainNames(alice)).toEqual(["duo"]);
+    expect(fallbacks()).toBe(0);
+    expect(counts.transactions.count - before.transactions).toBe(4);
+    expect(await domainNames(carol)).toEqual(["solo"]);
+    expect(await domainNames(bob)).toEqual([]);
+    expect(fallbacks()).toBe(0);
+    expect(counts.rebuilds.count).toBe(0);
+    if (!onWorkerd) expect(await countedFallbacks()).toBe(before.nodeFallbacks);
   });
 });
 

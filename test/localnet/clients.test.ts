@@ -81,8 +81,9 @@ describe("@solana/web3.js v1 Connection", () => {
     expect(blockhash).toBe(blockhashAt(300_000_000));
     expect(lastValidBlockHeight).toBe(300_000_150);
     expect(await c.getVersion()).toEqual({ "solana-core": SOLANA_CORE_VERSION, "feature-set": expect.any(Number) });
-    expect(await c.getBalance(new PublicKey(BONFIDA))).toBe((128 + 1096) * 6960);
-    expect(await c.getMinimumBalanceForRentExemption(165)).toBe(2_039_280);
+    // Today's mainnet rent: 5,080 lamports a byte (it was 6,960 before the cluster lowered it).
+    expect(await c.getBalance(new PublicKey(BONFIDA))).toBe((128 + 1096) * 5080);
+    expect(await c.getMinimumBalanceForRentExemption(165)).toBe(1_488_440);
     expect((await c.getEpochInfo()).epoch).toBe(694);
     expect(await c.getGenesisHash()).toBe(GENESIS_HASH);
   });
@@ -136,7 +137,7 @@ describe("@solana/kit createSolanaRpc", () => {
     const { value } = await rpc()
       .getMultipleAccounts([address(BONFIDA), address(identity("nobody").address)], { encoding: "base64" })
       .send();
-    expect(value[0]?.lamports).toBe(BigInt((128 + 1096) * 6960));
+    expect(value[0]?.lamports).toBe(BigInt((128 + 1096) * 5080)); // today's mainnet rent rate
     expect(value[1]).toBeNull();
   });
 

@@ -31,8 +31,26 @@ describe("Ledger", () => {
     data[0] = 1;
     expect(stored.data[0]).toBe(0);
     expect(stored.lamports).toBe(rentExemptMinimum(10));
-    expect(rentExemptMinimum(0)).toBe(890_880);
+    // 128 bytes of overhead at today's mainnet rate, 5,080 lamports a byte (6,960 before the cluster lowered it).
+    expect(rentExemptMinimum(0)).toBe(650_240);
     expect(ledger.slotAt("processed")).toBe(9);
+  });
+
+  it("takes the rent rate and the slot time as settings, defaulting to today's mainnet", () => {
+    const today = new Ledger({ slot: 0 });
+    expect([today.lamportsPerByte, today.slotMs]).toEqual([5_080, 250]);
+    expect(today.setAccount(identity("a").address, { owner: NAME_PROGRAM_ID, data: new Uint8Array(72) }).lamports).toBe(200 * 5_080);
+    const next = new Ledger({ slot: 0, lamportsPerByte: 2_575, slotMs: 200 });
+    expect(next.setAccount(identity("a").address, { owner: NAME_PROGRAM_ID, data: new Uint8Array(72) }).lamports).toBe(200 * 2_575);
+    // Block times advance at the ledger's slot time: 1,000 slots are 250 s, or 200 s.
+    const secondsFor1000Slots = (ledger: Ledger) => {
+      const blockTime = () => ledger.transact({ feePayer: identity("a").address, programs: [NAME_PROGRAM_ID], writes: new Map() }).blockTime;
+      const first = blockTime();
+      ledger.slot += 999;
+      return blockTime() - first;
+    };
+    expect(secondsFor1000Slots(today)).toBe(250);
+    expect(secondsFor1000Slots(next)).toBe(200);
   });
 
   it("rejects addresses that are not 32-byte base58 keys", () => {

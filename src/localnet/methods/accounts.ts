@@ -1,5 +1,4 @@
 import { accountJson, encodingOptions } from "../account-json.js";
-import { rentExemptMinimum } from "../ledger.js";
 import { configParam, contextSlot, pubkeyParam, typeName } from "../params.js";
 import { badParams, invalidParams } from "../rpc-error.js";
 import { type MethodHandler, withContext } from "./context.js";
@@ -40,10 +39,10 @@ export const getBalance: MethodHandler = (params, ledger) => {
   return withContext(slot, ledger.getAccount(address)?.lamports ?? 0);
 };
 
-export const getMinimumBalanceForRentExemption: MethodHandler = (params) => {
+export const getMinimumBalanceForRentExemption: MethodHandler = (params, ledger) => {
   const length = params[0] ?? 0;
   if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) {
     throw badParams(`invalid type: ${typeName(length)}, expected usize`);
   }
-  return rentExemptMinimum(length);
+  return ledger.rentExemptMinimum(length);
 };
