@@ -1,13 +1,19 @@
-import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INDEX_OBJECT_BINDING } from "../../../src/platform/workers/bindings.js";
 
 // wrangler.toml deploys what the Worker reads and what the workerd tests
 // declare (testkit/workerd-gateway.ts): the index object's binding, its
 // class exported by the entry, and a SQLite migration for that class.
 
-const wrangler = readFileSync(new URL("../../../wrangler.toml", import.meta.url), "utf8");
-const entry = readFileSync(new URL("../../../src/platform/workers/main.ts", import.meta.url), "utf8");
+const ROOT = new URL("../../../", import.meta.url);
+const wrangler = readFileSync(new URL("wrangler.toml", ROOT), "utf8");
+const entry = readFileSync(new URL("src/platform/workers/main.ts", ROOT), "utf8");
+const readme = readFileSync(new URL("README.md", ROOT), "utf8");
 
 /** The key = "value" pairs of the `[[header]]` tables in the file, uncommented. */
 function tables(header: string): Record<string, string>[] {
@@ -33,5 +39,96 @@ describe("wrangler.toml", () => {
     expect(entry).toMatch(/export \{ TokenizedIndexObject \} from/);
     const [migration] = tables("migrations");
     expect(migration?.new_sqlite_classes).toBe('["TokenizedIndexObject"]');
+  });
+});
+
+/** A port free on loopback now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once("error", reject);
+  });
+}
+
+/**
+ * wrangler run offline: no telemetry, no update check (it comes with the banner), no `Request.cf`
+ * fetched from Cloudflare, no account credentials, and its logs and settings in `home` rather than the
+ * user's.
+ */
+function wranglerEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("CLOUDFLARE_")) env[name] = value;
+  return { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", XDG_CONFIG_HOME: home };
+}
+
+/** Runs `npm run <script> -- args` in its own process group; resolves with its output once it exits. */
+function npmRun(script: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn("npm", ["run", "--silent", script, "--", ...args], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Stops a process started by `npmRun`, with everything it started (wrangler, workerd). */
+async function stopGroup(run: ReturnType<typeof npmRun>): Promise<void> {
+  if (run.child.exitCode !== null || run.child.signalCode !== null) return;
+  process.kill(-run.child.pid!, "SIGTERM");
+  const killed = setTimeout(() => process.kill(-run.child.pid!, "SIGKILL"), 5000);
+  await run.exited;
+  clearTimeout(killed);
+}
+
+/** The README's figure for the Workers bundle, in KiB: `dist-worker/worker.js` N KiB minified, M KiB gzip. */
+const STATED = /`dist-worker\/worker\.js`\s+([\d,]+) KiB minified, ([\d,]+) KiB gzip/;
+/** How far the measured size may be from the README's before the README must be updated. */
+const TOLERANCE = 0.05;
+
+describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
+  let home: string;
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), "sns-gateway-wrangler-"));
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it("`npm run deploy -- --dry-run` builds the bundle offline, the size the README states within 5%", { timeout: 120_000 }, async () => {
+    const run = npmRun("deploy", ["--dry-run", "--outdir", join(home, "out")], wranglerEnv(home));
+    const code = await run.exited;
+    expect(code, run.output()).toBe(0);
+    expect(run.output()).toContain("Running: npm run build:worker");
+    const measured = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(run.output());
+    expect(measured, run.output()).not.toBeNull();
+    const [kib, gzipKib] = [Number(measured![1]), Number(measured![2])];
+    console.log(`wrangler deploy --dry-run: ${kib} KiB, gzip ${gzipKib} KiB`);
+    const stated = STATED.exec(readme);
+    expect(stated, "README.md: the Workers bundle size, as `dist-worker/worker.js` N KiB minified, M KiB gzip").not.toBeNull();
+    const [statedKib, statedGzip] = [Number(stated![1]!.replace(/,/g, "")), Number(stated![2]!.replace(/,/g, ""))];
+    const message = `README.md states ${statedKib} KiB, ${statedGzip} KiB gzip; wrangler measures ${kib} KiB, ${gzipKib} KiB gzip`;
+    expect(Math.abs(statedKib - kib) / kib, message).toBeLessThanOrEqual(TOLERANCE);
+    expect(Math.abs(statedGzip - gzipKib) / gzipKib, message).toBeLessThanOrEqual(TOLERANCE);
+  });
+
+  it("`npm run dev:worker` serves the Worker on loopback, offline", { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const run = npmRun("dev:worker", ["--port", String(port), "--persist-to", join(home, "state")], wranglerEnv(home));
+    try {
+      const deadline = Date.now() + 90_000;
+      let status = 0;
+      while (status !== 200 && Date.now() < deadline && run.child.exitCode === null) {
+        status = await fetch(`http://127.0.0.1:${port}/health`).then(
+          (answer) => answer.status,
+          () => 0,
+        );
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(status, run.output()).toBe(200);
+      expect(run.output()).not.toMatch(/workers\.cloudflare\.com|Unable to fetch/);
+    } finally {
+      await stopGroup(run);
+    }
   });
 });
