@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONFIG_VARIABLES, loadConfig } from "../../../src/config.js";
 import { INDEX_OBJECT_BINDING } from "../../../src/platform/workers/bindings.js";
 
 // wrangler.toml deploys what the Worker reads and what the workerd tests
@@ -32,6 +33,17 @@ function tables(header: string): Record<string, string>[] {
   return found;
 }
 
+/** The lines `NAME = "value"` of `[vars]`, with whether each is commented out. */
+function vars(): { name: string; value: string; commented: boolean }[] {
+  const start = wrangler.indexOf("\n[vars]\n");
+  const end = wrangler.indexOf("\n[", start + 1);
+  return [...wrangler.slice(start, end).matchAll(/^(# )?([A-Z][A-Z0-9_]*) = "([^"]*)"/gm)].map((match) => ({
+    name: match[2]!,
+    value: match[3]!,
+    commented: match[1] !== undefined,
+  }));
+}
+
 describe("wrangler.toml", () => {
   it("binds the tokenized index object under the name the Worker reads, with its SQLite migration", () => {
     const [binding] = tables("durable_objects.bindings");
@@ -39,6 +51,19 @@ describe("wrangler.toml", () => {
     expect(entry).toMatch(/export \{ TokenizedIndexObject \} from/);
     const [migration] = tables("migrations");
     expect(migration?.new_sqlite_classes).toBe('["TokenizedIndexObject"]');
+  });
+
+  // The README says Workers take the same defaults as Node: a var set here is that default, written out.
+  it("[vars] names only settings src/config.ts reads, each set to its default", () => {
+    const listed = vars();
+    expect(listed.length).toBeGreaterThan(10);
+    const defaults = loadConfig({});
+    for (const { name, value, commented } of listed) {
+      expect(CONFIG_VARIABLES, `wrangler.toml [vars]: ${name} is not a setting`).toContain(name);
+      // RPC_URL has no default: its line shows what a value looks like.
+      if (name === "RPC_URL") continue;
+      expect(loadConfig({ [name]: value }), `wrangler.toml [vars]: ${name} = "${value}"${commented ? " (commented out)" : ""} is not the default of src/config.ts`).toEqual(defaults);
+    }
   });
 });
 
