@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, loadConfig } from "../../../src/config.js";
 import { INDEX_OBJECT_BINDING } from "../../../src/platform/workers/bindings.js";
+import { holdPort, startEntry } from "../../../testkit/entry-process.js";
 
 // wrangler.toml deploys what the Worker reads and what the workerd tests
 // declare (testkit/workerd-gateway.ts): the index object's binding, its
@@ -67,45 +66,15 @@ describe("wrangler.toml", () => {
   });
 });
 
-/** A port free on loopback now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once("error", reject);
-  });
-}
-
 /**
  * wrangler run offline: no telemetry, no update check (it comes with the banner), no `Request.cf`
  * fetched from Cloudflare, no account credentials, and its logs and settings in `home` rather than the
  * user's.
  */
-function wranglerEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
+function wranglerEnv(home: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("CLOUDFLARE_")) env[name] = value;
   return { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", XDG_CONFIG_HOME: home };
-}
-
-/** Runs `npm run <script> -- args` in its own process group; resolves with its output once it exits. */
-function npmRun(script: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn("npm", ["run", "--silent", script, "--", ...args], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-/** Stops a process started by `npmRun`, with everything it started (wrangler, workerd). */
-async function stopGroup(run: ReturnType<typeof npmRun>): Promise<void> {
-  if (run.child.exitCode !== null || run.child.signalCode !== null) return;
-  process.kill(-run.child.pid!, "SIGTERM");
-  const killed = setTimeout(() => process.kill(-run.child.pid!, "SIGKILL"), 5000);
-  await run.exited;
-  clearTimeout(killed);
 }
 
 /** The README's figure for the Workers bundle, in KiB: `dist-worker/worker.js` N KiB minified, M KiB gzip. */
@@ -121,12 +90,12 @@ describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
   it("`npm run deploy -- --dry-run` builds the bundle offline, the size the README states within 5%", { timeout: 120_000 }, async () => {
-    const run = npmRun("deploy", ["--dry-run", "--outdir", join(home, "out")], wranglerEnv(home));
-    const code = await run.exited;
-    expect(code, run.output()).toBe(0);
-    expect(run.output()).toContain("Running: npm run build:worker");
-    const measured = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(run.output());
-    expect(measured, run.output()).not.toBeNull();
+    const run = startEntry(["npm", "run", "--silent", "deploy", "--", "--dry-run", "--outdir", join(home, "out")], wranglerEnv(home), false);
+    const output = () => run.stdout() + run.stderr();
+    expect(await run.exited, output()).toBe(0);
+    expect(output()).toContain("Running: npm run build:worker");
+    const measured = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output());
+    expect(measured, output()).not.toBeNull();
     const [kib, gzipKib] = [Number(measured![1]), Number(measured![2])];
     console.log(`wrangler deploy --dry-run: ${kib} KiB, gzip ${gzipKib} KiB`);
     const stated = STATED.exec(readme);
@@ -138,8 +107,11 @@ describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
   });
 
   it("`npm run dev:worker` serves the Worker on loopback, offline", { timeout: 120_000 }, async () => {
-    const port = await freePort();
-    const run = npmRun("dev:worker", ["--port", String(port), "--persist-to", join(home, "state")], wranglerEnv(home));
+    const free = await holdPort();
+    await free.release();
+    const { port } = free;
+    const run = startEntry(["npm", "run", "--silent", "dev:worker", "--", "--port", String(port), "--persist-to", join(home, "state")], wranglerEnv(home), false);
+    const output = () => run.stdout() + run.stderr();
     try {
       const deadline = Date.now() + 90_000;
       let status = 0;
@@ -150,10 +122,10 @@ describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
         );
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
       }
-      expect(status, run.output()).toBe(200);
-      expect(run.output()).not.toMatch(/workers\.cloudflare\.com|Unable to fetch/);
+      expect(status, output()).toBe(200);
+      expect(output()).not.toMatch(/workers\.cloudflare\.com|Unable to fetch/);
     } finally {
-      await stopGroup(run);
+      await run.stop();
     }
   });
 });
