@@ -1,5 +1,6 @@
 import { pino } from "pino";
 import { loadConfig } from "./config.js";
+import { type ListenTarget, listenFailure } from "./listen-failure.js";
 import { startGateway } from "./platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "./localnet/index.js";
 import { deriveDomainKey } from "./sns/derive.js";
@@ -17,10 +18,15 @@ import { ledgerOptionsFromEnv } from "./localnet/settings.js";
 async function main(): Promise<void> {
   const srs = process.argv.includes("--srs") || process.env.SOL_SRS_RESOLUTION === "on";
   const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH, ledgerOptionsFromEnv(process.env));
-  const localnet = await startLocalnet({ ledger, port: Number(process.env.LOCALNET_PORT ?? 0) });
+  const localnetPort = Number(process.env.LOCALNET_PORT ?? 0);
+  const localnet = await startLocalnet({ ledger, port: localnetPort }).catch(
+    exitOnListenFailure({ port: localnetPort, host: "127.0.0.1", portSetting: "LOCALNET_PORT", hostSetting: "LOCALNET_HOST" }),
+  );
   const config = loadConfig({ HOST: "127.0.0.1", ...process.env, RPC_URL: localnet.url, ...(srs && { SOL_SRS_RESOLUTION: "on" }) });
   const logger = pino({ level: config.logLevel });
-  const gateway = await startGateway(config, logger);
+  const gateway = await startGateway(config, logger).catch(
+    exitOnListenFailure({ port: config.port, host: config.host, portSetting: "PORT", hostSetting: "HOST" }),
+  );
   const base = gateway.url;
 
   const examples: [string, string][] = [
@@ -88,6 +94,16 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
+}
+
+/** A server that cannot listen ends the demo with the one line naming the setting to change. */
+function exitOnListenFailure(target: ListenTarget): (error: unknown) => never {
+  return (error) => {
+    const line = listenFailure(error, target);
+    if (line === undefined) throw error;
+    console.error(line);
+    process.exit(1);
+  };
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { build } from "esbuild";
-import { Miniflare } from "miniflare";
+import { Miniflare, type MiniflareOptions } from "miniflare";
 import type { Env } from "../src/config.js";
 import { INDEX_OBJECT_BINDING } from "../src/platform/workers/bindings.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
@@ -38,7 +42,7 @@ export interface WorkerdGateway {
 export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}): Promise<WorkerdGateway> {
   const bindings: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) bindings[name] = value;
-  const miniflare = new Miniflare({
+  const miniflare = inOwnTempRoot({
     script: await workerScript(),
     modules: true,
     compatibilityDate: "2025-09-01",
@@ -51,6 +55,35 @@ export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}
     }),
     ...(options.persistTo && { durableObjectsPersist: options.persistTo }),
   });
-  const url = await miniflare.ready;
-  return { url: url.origin, close: () => miniflare.dispose() };
+  const url = await miniflare.instance.ready;
+  return {
+    url: url.origin,
+    async close() {
+      await miniflare.instance.dispose();
+      await rm(miniflare.root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A Miniflare whose `miniflare-*` working folder lies in a folder of its own,
+ * removed by the caller after `dispose()`. Miniflare names that folder under
+ * `os.tmpdir()` when it is constructed, and `dispose()` only starts removing
+ * it: a test process that ends first leaves it behind. `os.tmpdir()` reads
+ * TMPDIR at each call (POSIX), and the constructor runs without yielding,
+ * so the variable is set for exactly that call.
+ */
+function inOwnTempRoot(options: MiniflareOptions): { readonly instance: Miniflare; readonly root: string } {
+  const root = mkdtempSync(join(tmpdir(), "sns-gateway-workerd-"));
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = root;
+  try {
+    return { instance: new Miniflare(options), root };
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
 }

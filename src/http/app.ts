@@ -4,6 +4,7 @@ import { cachePolicy } from "./answer/cache-policy.js";
 import type { AppDeps, AppEnv } from "./deps.js";
 import { fail } from "./answer/envelope.js";
 import { answerFailure } from "./answer/failure.js";
+import { allowedMethodsOn } from "./answer/allowed-methods.js";
 import { methodNotAllowedAnswer, methodNotAllowedOn } from "./answer/method-not-allowed.js";
 import { UNMATCHED_ANSWERS, answersOf, declareAnswers } from "./answer/route-answers.js";
 import { overrideRateLimit } from "./frame/override-rate-limit.js";
@@ -22,6 +23,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Failures of the frame itself (a route's are answered inside it): nothing route-specific is known.
   const answerError: ErrorHandler<AppEnv> = (error, c) => answerFailure(deps.logger, c, error, routePatternOf(c), UNMATCHED_ANSWERS);
 
+  // Read from the routes mounted below, on first use (a preflight, a 405).
+  const allowedMethods = allowedMethodsOn(app.routes);
+
   // Around every answer (request id, cache policy, endpoint, rate limit, CORS, log, metrics).
   const frame = requestFrame({
     logger: deps.logger,
@@ -33,6 +37,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
     endpoints: deps.endpoints,
     yieldToLoop: deps.yieldToLoop,
+    allowedMethods,
     ...(deps.overrideRateLimit > 0
       ? { overrideLimit: overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader, deps.peerAddress) }
       : {}),
@@ -43,7 +48,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   let document: ReturnType<typeof buildDocument> | undefined;
   mountFramed(app, apiReferenceRoutes(deps, () => (document ??= buildDocument(app))), frame);
 
-  const methodNotAllowed = methodNotAllowedOn(app.routes);
+  const methodNotAllowed = methodNotAllowedOn(allowedMethods);
   const notFound = (c: Context<AppEnv>) => {
     const allow = methodNotAllowed(c);
     return allow ? methodNotAllowedAnswer(c, allow) : fail(c, 404, "Not found");

@@ -1,26 +1,26 @@
-import { DEMO_FIXTURE_PATH, loadFixtureFile } from "./fixture.js";
+import { loadFixtureFile } from "./fixture.js";
 import { startLocalnet } from "./server.js";
-import { ledgerOptionsFromEnv } from "./settings.js";
+import { LocalnetSettingError, localnetSettings } from "./settings.js";
+import { listenFailure } from "../listen-failure.js";
 
-// Usage: node dist/localnet/main.js [fixture.json]
-// Environment: LOCALNET_PORT (default 8899), LOCALNET_HOST (default 127.0.0.1), LOCALNET_LATENCY_MS,
-// and the cluster's parameters LOCALNET_LAMPORTS_PER_BYTE and LOCALNET_SLOT_MS (settings.ts).
+// `npm run localnet [-- fixture.json]`: the embedded ledger alone, a Solana JSON-RPC server over a
+// fixture (fixtures/README.md). Its settings: settings.ts and the README's localnet table.
 
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
-  return value;
+let settings;
+try {
+  settings = localnetSettings(process.env, process.argv[2], process.cwd());
+} catch (error) {
+  if (!(error instanceof LocalnetSettingError)) throw error;
+  console.error(error.message);
+  process.exit(2);
 }
-
-const fixturePath = process.argv[2] ?? DEMO_FIXTURE_PATH;
-const ledger = await loadFixtureFile(fixturePath, ledgerOptionsFromEnv(process.env));
-const localnet = await startLocalnet({
-  ledger,
-  port: envNumber("LOCALNET_PORT", 8899),
-  host: process.env.LOCALNET_HOST?.trim() || "127.0.0.1",
-  latencyMs: envNumber("LOCALNET_LATENCY_MS", 0),
+const { port, host, latencyMs, fixturePath } = settings;
+const ledger = await loadFixtureFile(fixturePath, settings.ledger);
+const localnet = await startLocalnet({ ledger, port, host, latencyMs }).catch((error: unknown) => {
+  const line = listenFailure(error, { port, host, portSetting: "LOCALNET_PORT", hostSetting: "LOCALNET_HOST" });
+  if (line === undefined) throw error;
+  console.error(line);
+  process.exit(1);
 });
 console.log(`localnet listening on ${localnet.url} (${ledger.size} accounts from ${fixturePath}, slot ${ledger.slot})`);
 

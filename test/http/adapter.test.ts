@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
+import { createNodeGateway } from "../../src/platform/node/gateway.js";
 import { rawExchange } from "../../testkit/raw-http.js";
 import { type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
 
@@ -88,5 +90,35 @@ describe("405 for every method but GET, HEAD and OPTIONS on known routes", () =>
   it("unknown paths stay 404 whatever the method", async () => {
     const answer = await rawExchange(stack.gateway.url, "PROPFIND /nowhere HTTP/1.1\r\nHost: g\r\nConnection: close\r\n\r\n");
     expect([answer.status, answer.body]).toEqual([404, envelope("Not found")]);
+  });
+});
+
+// A browser sends a request only if the preflight listed its method: a path lists the methods it answers
+// (src/http/answer/allowed-methods.ts), so nothing it would refuse with 405 is let through, and nothing it takes is held back.
+describe("CORS preflights advertise each route's own methods", () => {
+  // The target's routes: Workers export no metrics, so no /metrics there.
+  const routes = createNodeGateway(loadConfig({ LOG_LEVEL: "silent", METRICS: onWorkerd ? "off" : "on" })).app.routes.filter((r) => r.method !== "ALL");
+  const patterns = [...new Set(routes.map((route) => route.path))];
+  const TRIED = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "QUERY"];
+
+  it.each(patterns)("%s", async (pattern) => {
+    const path = pattern.replace(/:\w+/g, "x");
+    const own = routes.filter((route) => route.path === pattern).map((route) => route.method);
+    const expected = ["GET", "HEAD", "POST", "OPTIONS"].filter((m) => m === "OPTIONS" || own.includes(m) || (m === "HEAD" && own.includes("GET")));
+    const preflight = await stack.get(path, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "GET" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe(expected.join(","));
+    for (const method of TRIED) {
+      const answer = await stack.get(path, { method, ...(method === "POST" && { body: "{}" }) });
+      expect([method, answer.status === 405], `${method} ${path}: ${answer.status}`).toEqual([method, !expected.includes(method)]);
+    }
+  });
+
+  it("a path no route serves lists no methods (a simple request then reads its 404)", async () => {
+    const preflight = await stack.get("/nowhere", { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "GET" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.has("access-control-allow-methods")).toBe(false);
   });
 });

@@ -215,6 +215,17 @@ describe("GET /docs", () => {
     }
   });
 
+  it("/docs/ moves permanently to /docs, query kept (the page's relative file names resolve from /docs only)", async () => {
+    for (const [path, location] of [["/docs/", "/docs"], ["/docs/?url=%2Fopenapi.json&x=1", "/docs?url=%2Fopenapi.json&x=1"]]) {
+      const answer = await stack.get(path!, { redirect: "manual" });
+      expect([path, answer.status, answer.headers.get("location")]).toEqual([path, 301, location]);
+      expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+      expect(answer.headers.get("cache-control")).toBe("public, max-age=300");
+      const followed = await stack.get(path!);
+      expect([path, followed.status, followed.headers.get("content-type")]).toEqual([path, 200, "text/html; charset=UTF-8"]);
+    }
+  });
+
   it("answers an unknown asset with 404 in the envelope", async () => {
     const answer = await stack.get("/docs/package.json");
     expect(answer.status).toBe(404);

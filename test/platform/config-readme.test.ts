@@ -8,11 +8,15 @@ import { CONFIG_VARIABLES } from "../../src/config.js";
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 const start = readme.indexOf("\n## Configuration\n");
 const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-const rows = [...section.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((match) => match[1]!);
+// The gateway's table, up to the blank line after it (the section also holds the localnet's table).
+const header = section.indexOf("| Variable | Default | Meaning |");
+const table = section.slice(header, section.indexOf("\n\n", header));
+const rows = [...table.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((match) => match[1]!);
 
 describe("README Configuration table", () => {
   it("exists", () => {
     expect(start).toBeGreaterThan(0);
+    expect(header).toBeGreaterThan(0);
     expect(rows.length).toBeGreaterThan(10);
   });
 

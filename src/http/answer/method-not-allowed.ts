@@ -1,44 +1,21 @@
 import type { Context } from "hono";
-import { TrieRouter } from "hono/router/trie-router";
-import type { RouterRoute } from "hono/types";
 import { NO_STORE } from "./cache-control.js";
 import type { AppEnv } from "../deps.js";
 
-/** The order methods are listed in `Allow`; OPTIONS (CORS preflights) is answered on every path. */
-const METHOD_ORDER = ["GET", "HEAD", "POST", "OPTIONS"];
 const BODY = JSON.stringify({ s: "error", result: "Method not allowed" });
 
 /**
  * When a request no route answered names a known path with a method that
  * path does not take (any method but its own and OPTIONS, however exotic:
  * QUERY, TRACE, PROPFIND…), the `Allow` of that path; else undefined.
- * Decided where a 404 is being answered, from the app's routes as Hono's
- * `methodNotAllowed` middleware reads them, so the answers of known routes
- * pay nothing for it.
+ * Decided where a 404 is being answered, from the methods each path takes
+ * (allowed-methods.ts), so the answers of known routes pay nothing for it.
  */
-export function methodNotAllowedOn(routes: readonly RouterRoute[]): (c: Context<AppEnv>) => string | undefined {
-  let allowedByPath: TrieRouter<readonly string[]> | undefined;
-  const allowedMethods = (): TrieRouter<readonly string[]> => {
-    const methodsByPath = new Map<string, Set<string>>();
-    for (const route of routes) {
-      if (route.method === "ALL" || route.method === "HEAD") continue;
-      const methods = methodsByPath.get(route.path) ?? new Set<string>(["OPTIONS"]);
-      methods.add(route.method);
-      if (route.method === "GET") methods.add("HEAD");
-      methodsByPath.set(route.path, methods);
-    }
-    const router = new TrieRouter<readonly string[]>();
-    for (const [path, methods] of methodsByPath) router.add("ALL", path, METHOD_ORDER.filter((m) => methods.has(m)));
-    return router;
-  };
+export function methodNotAllowedOn(allowedMethods: (path: string) => readonly string[]): (c: Context<AppEnv>) => string | undefined {
   return (c) => {
-    // Built on first use: every route is registered by then.
-    allowedByPath ??= allowedMethods();
-    const matched = allowedByPath.match("ALL", c.req.path)[0];
-    if (matched.length === 0) return undefined;
-    const method = c.req.method;
-    if (matched.some(([methods]) => methods.includes(method))) return undefined;
-    return [...new Set(matched.flatMap(([methods]) => methods))].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)).join(", ");
+    const methods = allowedMethods(c.req.path);
+    if (methods.length === 0 || methods.includes(c.req.method)) return undefined;
+    return methods.join(", ");
   };
 }
 

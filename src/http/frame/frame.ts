@@ -40,6 +40,8 @@ export interface RequestFrameOptions {
   readonly overrideLimit?: (c: Context<AppEnv>, next: Next) => Promise<Response | void>;
   /** Lets the event loop serve others between slices of a request's work over RPC-supplied lists. */
   readonly yieldToLoop: YieldToLoop;
+  /** The methods the app takes on a path (answer/allowed-methods.ts), for a preflight to advertise. */
+  allowedMethods(path: string): readonly string[];
 }
 
 /**
@@ -73,7 +75,7 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  * rules in its own module; this only calls them, in this order:
  *
  * 1. request-id.ts: the request id (echoed in `X-Request-Id`, errors included);
- * 2. preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once;
+ * 2. preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once, with the path's methods;
  * 3. answer/cache-policy.ts: the Cache-Control a success earns, from the route's declaration;
  * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc-usage.ts;
  * 5. override-rate-limit.ts: what requests naming an override cost is counted per client, and
@@ -86,7 +88,7 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  * no dispatch frame and no promise per step.
  */
 export function requestFrame(options: RequestFrameOptions): RequestFrame {
-  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, yieldToLoop } = options;
+  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, yieldToLoop, allowedMethods } = options;
   const overrideLimit = options.overrideLimit ?? ((_c: Context<AppEnv>, next: Next) => next());
   const sinks: AnswerSinks = { logger, telemetry };
 
@@ -115,7 +117,7 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
       const rpcParam = c.req.query("rpc");
       const rpcGiven = rpcParam !== undefined;
       if (c.req.method === "OPTIONS") {
-        c.res = preflightAnswer(c.req.header("Access-Control-Request-Headers"));
+        c.res = preflightAnswer(c.req.header("Access-Control-Request-Headers"), allowedMethods(c.req.path));
         return finish(c, route, started, rpcGiven);
       }
       const overridden = namesOverride(rpcParam);

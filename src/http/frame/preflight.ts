@@ -1,6 +1,3 @@
-/** What upstream's `cors({ origin: "*" })` (Hono's cors middleware) answers to a preflight. */
-const ALLOW_METHODS = "GET,HEAD,PUT,POST,DELETE,PATCH";
-
 /**
  * CORS for any origin. Envelope answers carry `Access-Control-Allow-Origin`
  * from the start (answer/envelope.ts); any other answer gets it once the route has
@@ -10,10 +7,14 @@ const ALLOW_METHODS = "GET,HEAD,PUT,POST,DELETE,PATCH";
  * setting it on the finished answer does neither.
  *
  * A preflight (any `OPTIONS`) is answered here, before any route: `requested`
- * is its `Access-Control-Request-Headers`.
+ * is its `Access-Control-Request-Headers`, `methods` what the path takes
+ * (answer/allowed-methods.ts), so a browser does not send a request the
+ * route would refuse with 405. A path no route serves lists no methods: the
+ * browser then sends only a simple request, whose 404 it may read.
  */
-export function preflightAnswer(requested: string | undefined): Response {
-  const headers = new Headers({ "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": ALLOW_METHODS });
+export function preflightAnswer(requested: string | undefined, methods: readonly string[]): Response {
+  const headers = new Headers({ "Access-Control-Allow-Origin": "*" });
+  if (methods.length > 0) headers.set("Access-Control-Allow-Methods", methods.join(","));
   if (requested) {
     headers.set("Access-Control-Allow-Headers", requested.split(",").map((name) => name.trim()).join(","));
     headers.append("Vary", "Access-Control-Request-Headers");

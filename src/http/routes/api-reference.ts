@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { isDocsAssetName } from "../docs-assets.js";
 import { fail } from "../answer/envelope.js";
+import { moved } from "../answer/moved.js";
 import { plain } from "../answer/plain.js";
 import { DOCS_CSP, DOCS_HTML, DOCS_INIT_JS } from "../openapi/docs-page.js";
 import { plainGet } from "../openapi/documented-route.js";
@@ -42,6 +43,20 @@ export function apiReferenceRoutes(deps: AppDeps, document: () => unknown): Open
   plainGet(routes, "/docs", "reference", (c) =>
     plain(c, DOCS_HTML, "text/html; charset=UTF-8", { headers: { "Content-Security-Policy": DOCS_CSP } }),
   );
+
+  // The page names its files relative to itself (`docs/init.js`): served at `/docs/` they would resolve
+  // under `/docs/docs/`. One address for the page, so `/docs/` sends the browser there, query kept.
+  routes.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/docs/",
+    operationId: "docsSlash",
+    tags: ["Service"],
+    summary: "Moved permanently to /docs (the query kept)",
+    responses: {
+      301: { description: "Moved to /docs", headers: { Location: { description: "`/docs` and the request's query", schema: { type: "string" } } } },
+    },
+  });
+  plainGet(routes, "/docs/", "reference", (c) => moved(c, `/docs${new URL(c.req.url).search}`));
 
   routes.openAPIRegistry.registerPath({
     method: "get",

@@ -1,4 +1,6 @@
+import type { AddressInfo } from "node:net";
 import { ConfigError, loadConfig } from "../../config.js";
+import { listenFailure } from "../../listen-failure.js";
 import { hostLabels } from "../../rpc/failover/host-label.js";
 import { startGateway } from "./gateway.js";
 import { createNodeLog } from "./log.js";
@@ -20,8 +22,19 @@ async function main(): Promise<void> {
   const lineWarning = nodeLineWarning(process.version, new Date());
   if (lineWarning) logger.warn({ node: process.version }, lineWarning);
   if (config.rpcUrls.length === 0) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
-  const running = await startGateway(config, logger);
-  logger.info({ url: running.url, rpc: config.rpcUrls.length > 0 ? hostLabels(config.rpcUrls) : null }, "listening");
+  let running;
+  try {
+    running = await startGateway(config, logger);
+  } catch (error) {
+    const line = listenFailure(error, { port: config.port, host: config.host, portSetting: "PORT", hostSetting: "HOST" });
+    if (line === undefined) throw error;
+    flushSync();
+    console.error(line);
+    process.exit(1);
+  }
+  // What the socket is bound to (0.0.0.0: every address), and beside it a URL to open on this machine.
+  const { address, port } = running.server.address() as AddressInfo;
+  logger.info({ address, port, url: running.url, rpc: config.rpcUrls.length > 0 ? hostLabels(config.rpcUrls) : null }, "listening");
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "draining in-flight requests");
