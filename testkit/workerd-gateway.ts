@@ -73,7 +73,7 @@ export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}
  * TMPDIR at each call (POSIX), and the constructor runs without yielding,
  * so the variable is set for exactly that call.
  */
-function inOwnTempRoot(options: MiniflareOptions): { readonly instance: Miniflare; readonly root: string } {
+export function inOwnTempRoot(options: MiniflareOptions): { readonly instance: Miniflare; readonly root: string } {
   const root = mkdtempSync(join(tmpdir(), "sns-gateway-workerd-"));
   const saved = process.env.TMPDIR;
   process.env.TMPDIR = root;

@@ -1,8 +1,9 @@
 import { build } from "esbuild";
-import { Miniflare } from "miniflare";
+import { rm } from "node:fs/promises";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
 import { workerBuildOptions } from "../scripts/worker-bundle.mjs";
 import type { RecordStoreCheck } from "./record-store-checks.js";
+import { inOwnTempRoot } from "./workerd-gateway.js";
 
 let bundle: Promise<string> | undefined;
 
@@ -26,7 +27,7 @@ export interface RecordStoreChecks {
  * in `persistTo` so a second start finds what the first wrote.
  */
 export async function startRecordStoreChecks(persistTo?: string): Promise<RecordStoreChecks> {
-  const miniflare = new Miniflare({
+  const { instance: miniflare, root } = inOwnTempRoot({
     script: await checksScript(),
     modules: true,
     compatibilityDate: "2025-09-01",
@@ -41,6 +42,9 @@ export async function startRecordStoreChecks(persistTo?: string): Promise<Record
       if (response.status !== 200) throw new Error(`${check}: HTTP ${response.status} ${await response.text()}`);
       return (await response.json()) as { compared?: number; failure?: string };
     },
-    close: () => miniflare.dispose(),
+    async close() {
+      await miniflare.dispose();
+      await rm(root, { recursive: true, force: true });
+    },
   };
 }
