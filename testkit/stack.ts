@@ -1,3 +1,4 @@
+import { describe } from "vitest";
 import { type Env, loadConfig } from "../src/config.js";
 import type { Ledger } from "../src/localnet/ledger.js";
 import { type Localnet, startLocalnet } from "../src/localnet/server.js";
@@ -10,6 +11,16 @@ import { startWorkerdGateway } from "./workerd-gateway.js";
  */
 export const GATEWAY_TARGET: "node" | "workerd" = process.env.GATEWAY_TARGET === "workerd" ? "workerd" : "node";
 export const onWorkerd = GATEWAY_TARGET === "workerd";
+
+type Group = (name: string, tests: () => void) => void;
+const notHere: Group = () => {};
+/**
+ * A group of tests about one platform's own behaviour (Node's parser, Workers'
+ * index object): registered on that target alone, so the other target's run
+ * neither runs nor lists it as skipped.
+ */
+export const describeOnNode: Group = onWorkerd ? notHere : describe;
+export const describeOnWorkerd: Group = onWorkerd ? describe : notHere;
 
 /** A gateway under test, whichever the platform. */
 export interface TestGateway {

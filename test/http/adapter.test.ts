@@ -3,7 +3,7 @@ import { loadConfig } from "../../src/config.js";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { createNodeGateway } from "../../src/platform/node/gateway.js";
 import { rawExchange } from "../../testkit/raw-http.js";
-import { type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
+import { type Stack, onWorkerd, startStack, describeOnNode } from "../../testkit/stack.js";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ afterAll(() => stack.close());
 const envelope = (result: string) => JSON.stringify({ s: "error", result });
 
 // Node's HTTP adapter (src/platform/node/listener.ts); on Workers the runtime's own server answers these.
-describe.skipIf(onWorkerd)("answers written below the app are in the envelope, with CORS", () => {
+describeOnNode("answers written below the app are in the envelope, with CORS", () => {
   it.each([
     ["no Host header", "GET /health HTTP/1.1\r\n\r\n", 400, "Bad request"],
     ["a malformed Host header", "GET /health HTTP/1.1\r\nHost: exa mple\r\n\r\n", 400, "Bad request"],
@@ -34,7 +34,7 @@ describe.skipIf(onWorkerd)("answers written below the app are in the envelope, w
 });
 
 // Node hands CONNECT requests to "connect" listeners with the raw socket (src/platform/node/listener.ts).
-describe.skipIf(onWorkerd)("CONNECT, and every other method Node's parser accepts, gets an envelope answer", () => {
+describeOnNode("CONNECT, and every other method Node's parser accepts, gets an envelope answer", () => {
   it.each([
     ["CONNECT on a route's path", "CONNECT /resolve/plain.sns HTTP/1.1\r\nHost: gateway\r\n\r\n", 405, "Method not allowed"],
     ["CONNECT elsewhere", "CONNECT /nowhere HTTP/1.1\r\nHost: gateway\r\n\r\n", 404, "Not found"],
@@ -59,7 +59,7 @@ describe.skipIf(onWorkerd)("CONNECT, and every other method Node's parser accept
 });
 
 // HEADERS_TIMEOUT_MS is a Node server setting; Workers get requests whole from the edge.
-describe.skipIf(onWorkerd)("slow clients", () => {
+describeOnNode("slow clients", () => {
   it("a socket that never finishes its headers gets 408 in the envelope after HEADERS_TIMEOUT_MS", async () => {
     const slow = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { HEADERS_TIMEOUT_MS: "1000" });
     try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { rawExchange } from "../../testkit/raw-http.js";
-import { type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
+import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ async function headLines(method: string, path: string, extra = ""): Promise<stri
 
 // The bytes Node's adapter writes: names, case and order (envelope answers carry a plain record,
 // src/http/answer/envelope.ts; the others a Headers copy: lower case, sorted, then what Node adds).
-describe.skipIf(onWorkerd)("answer headers on the wire", () => {
+describeOnNode("answer headers on the wire", () => {
   it.each([
     ["a success", "GET", "/resolve/plain.sns", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],
     ["a shared success", "GET", "/types/record", "", ["access-control-allow-origin: *", "cache-control: public, max-age=10, stale-while-revalidate=180, stale-if-error=0", "content-type: application/json", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Fault, Ledger, type Localnet, buildDomainAccounts, identity, startLocalnet } from "../../src/localnet/index.js";
 import { sampleValue } from "../../testkit/prometheus.js";
-import { type TestGateway, onWorkerd, request, startTestGateway } from "../../testkit/stack.js";
+import { type TestGateway, onWorkerd, request, startTestGateway, describeOnNode } from "../../testkit/stack.js";
 
 // Several RPC endpoints behind one gateway (RPC_URL="a,b[,c]"), each a real
 // localnet over HTTP: a fault on the first endpoint must never reach the
@@ -161,7 +161,7 @@ describe("a flapping endpoint", () => {
 });
 
 // The breaker's pause is drawn with Math.random, which only the in-process (Node) gateway shares with the test.
-describe.skipIf(onWorkerd)("an endpoint out of rotation", () => {
+describeOnNode("an endpoint out of rotation", () => {
   it("takes no share of the deadline: the endpoint before it gets all of it", async () => {
     const gateway = await gatewayOver([first.url, second.url]);
     expect((await resolveArt(gateway)).status).toBe(200);

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, transferDomainNft } from "../../src/localnet/index.js";
 import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
 import { sampleValue } from "../../testkit/prometheus.js";
-import { type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
+import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 // Coalescing, batching and the optional response cache, observed from the
 // RPC side: the localnet counts every HTTP request it receives.
 
 // Sharing reads across concurrent requests is Node-only: Workers forbid sharing promises between requests.
-describe.skipIf(onWorkerd)("coalescing and batching (cache off)", () => {
+describeOnNode("coalescing and batching (cache off)", () => {
   let stack: Stack;
   beforeAll(async () => {
     // A wide gathering window keeps these assertions independent of machine load.
@@ -94,7 +94,7 @@ describe("response cache (RESOLVE_CACHE_TTL_MS)", () => {
 });
 
 // Background work that outlives its request is Node-only.
-describe.skipIf(onWorkerd)("response cache refreshed ahead of expiry", () => {
+describeOnNode("response cache refreshed ahead of expiry", () => {
   let stack: Stack;
   const domain = deriveDomainKey("bonfida");
   const sleepUntil = (at: number) => new Promise((done) => setTimeout(done, Math.max(0, at - Date.now())));
@@ -223,7 +223,7 @@ describe("NFT_HOLDER_TTL_MS: a tokenized domain's holder reused for a bounded ti
 });
 
 // Pacing is Node-only (Workers get no shared loader whose replies could be paced).
-describe.skipIf(onWorkerd)("RPC_SETTLE_SLICE: a batch reply settled a slice at a time", () => {
+describeOnNode("RPC_SETTLE_SLICE: a batch reply settled a slice at a time", () => {
   const names = [
     "bonfida", "dex.bonfida", "redeemed", "v2-sol", "pay.v2-sol", "stale-v2", "v1-sol", "bad-v1-sig", "plain",
     "profile", "vault", "burned-nft", "unminted", "invalid-roa", "wrong-validation", "malformed-sol", "nope",

@@ -5,7 +5,7 @@ import { type RunningGateway, startGateway } from "../../src/platform/node/gatew
 import { OVERLOADED_RETRY_AFTER_SECONDS } from "../../src/http/answer/classify.js";
 import { type HostileRpc, startHostileRpc } from "../../testkit/hostile-rpc.js";
 import { captureLog } from "../../testkit/log-capture.js";
-import { onWorkerd, request } from "../../testkit/stack.js";
+import { request, describeOnNode } from "../../testkit/stack.js";
 
 // Answers of `rpc` overrides share 8 MiB of answer memory (src/gateway.ts,
 // ANSWER_MEMORY). Two endpoints each holding 2.75 MiB of an unfinished
@@ -13,7 +13,7 @@ import { onWorkerd, request } from "../../testkit/stack.js";
 // once as an overload of this gateway (503 with Retry-After), not reported
 // as an RPC outage. On Workers each request has its own endpoints and budget.
 
-describe.skipIf(onWorkerd)("a full answer memory", () => {
+describeOnNode("a full answer memory", () => {
   let localnet: Localnet;
   let hostile: HostileRpc;
   let gateway: RunningGateway;

@@ -6,7 +6,7 @@ import { type RunningGateway, startGateway } from "../../src/platform/node/gatew
 import { captureLog } from "../../testkit/log-capture.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { rawExchange } from "../../testkit/raw-http.js";
-import { type Answer, onWorkerd, request } from "../../testkit/stack.js";
+import { type Answer, request, describeOnNode } from "../../testkit/stack.js";
 
 // With the resolve cache on, Node answers a repeated `/resolve` request from
 // the cache before the app (ResolveShortcut). Those answers must be the
@@ -18,7 +18,7 @@ import { type Answer, onWorkerd, request } from "../../testkit/stack.js";
 const PER_ANSWER = new Set(["date", "x-request-id"]);
 const stableHeaders = (answer: Answer) => [...answer.headers].filter(([name]) => !PER_ANSWER.has(name));
 
-describe.skipIf(onWorkerd)("repeated /resolve requests answered before the app", () => {
+describeOnNode("repeated /resolve requests answered before the app", () => {
   let localnet: Localnet;
   let gateway: RunningGateway;
   const log = captureLog();
@@ -124,7 +124,7 @@ describe.skipIf(onWorkerd)("repeated /resolve requests answered before the app",
   });
 });
 
-describe.skipIf(onWorkerd)("repeated /resolve requests with the cache on and no RPC_URL", () => {
+describeOnNode("repeated /resolve requests with the cache on and no RPC_URL", () => {
   let gateway: RunningGateway;
   const log = captureLog();
 

@@ -3,7 +3,7 @@ import { DEMO_FIXTURE_PATH, type Fault, loadFixtureFile } from "../../src/localn
 import { generateWorkingSetParts } from "../../bench/working-set.js";
 import { buildLedger, createRng, freshSeed, generateStates } from "../../testkit/chain-gen.js";
 import { mapLimit } from "../../testkit/differential.js";
-import { type Answer, type Stack, onWorkerd, request, startStack } from "../../testkit/stack.js";
+import { type Answer, type Stack, onWorkerd, request, startStack, describeOnNode } from "../../testkit/stack.js";
 import { captureLog } from "../../testkit/log-capture.js";
 import { generateSrsStates } from "../../testkit/srs-gen.js";
 import { sampleValue } from "../../testkit/prometheus.js";
@@ -401,7 +401,7 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
   });
 });
 
-describe.skipIf(onWorkerd)("POST /resolve: one request-log line and the bulk metrics (Node)", () => {
+describeOnNode("POST /resolve: one request-log line and the bulk metrics (Node)", () => {
   it("logs names, items by status and JSON-RPC calls, and counts bulk requests and names in /metrics", async () => {
     const log = captureLog();
     const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });

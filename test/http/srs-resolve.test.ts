@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, type Fault, type Ledger, buildDomainAccounts, identity, loadFixtureFile, pdaAddress } from "../../src/localnet/index.js";
 import { SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
 import { encodeSrsRecord } from "../../src/sns/layouts/srs-record.js";
-import { type Stack, type TestGateway, onWorkerd, request, startStack, startTestGateway } from "../../testkit/stack.js";
+import { type Stack, type TestGateway, request, startStack, startTestGateway, describeOnNode } from "../../testkit/stack.js";
 import { largestAccountsResult, putSrsRecord, putSrsTokenName, srsMintOf } from "../../testkit/srs-ledger.js";
 
 /*
@@ -430,7 +430,7 @@ describe("round trips, counted on the RPC", () => {
   });
 });
 
-describe.skipIf(onWorkerd)("coalescing and batching across requests (Node: Workers share no promise between requests)", () => {
+describeOnNode("coalescing and batching across requests (Node: Workers share no promise between requests)", () => {
   it("concurrent SRS resolutions of different names share one getMultipleAccounts", async () => {
     const names = ["srs-live", "srs-frozen", "srs-trailing", "srs-valid-hour", "srs-expiry-0", "plain", "v1-sol", "nobody-a", "nobody-b"];
     await Promise.all(names.map(() => stack.get("/health")));

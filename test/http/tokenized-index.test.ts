@@ -17,7 +17,7 @@ import {
 import { NAME_TOKENIZER_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey, deriveNftRecordKey, deriveTokenizedMint } from "../../src/sns/derive.js";
 import { sampleValue } from "../../testkit/prometheus.js";
-import { type Stack, onWorkerd, request, startStack } from "../../testkit/stack.js";
+import { type Stack, onWorkerd, request, startStack, describeOnWorkerd } from "../../testkit/stack.js";
 import { startWorkerdGateway } from "../../testkit/workerd-gateway.js";
 
 /** The index's whole-program scan (its 96-byte slice), told apart from the per-mint scans and the wallet's. */
@@ -212,7 +212,7 @@ async function scansOf(target: Stack, gatewayUrl: string, wallet: string): Promi
   return { scans: target.localnet.stats.methods.getProgramAccounts ?? 0, domains };
 }
 
-describe.runIf(onWorkerd)("the index's Durable Object on Workers", () => {
+describeOnWorkerd("the index's Durable Object on Workers", () => {
   it("unbound, the Worker scans the tokenizer per mint: one scan more per request, the same answer", async () => {
     const unbound = await startWorkerdGateway(
       { RPC_URL: stack.localnet.url, LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1" },

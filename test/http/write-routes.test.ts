@@ -15,7 +15,7 @@ import { PAYMENT_MINTS } from "../../src/sns/instructions/payment-mints.js";
 import { loadConfig } from "../../src/config.js";
 import { startGateway } from "../../src/platform/node/gateway.js";
 import { captureLog } from "../../testkit/log-capture.js";
-import { type Answer, type Stack, onWorkerd, startStack, startTestGateway, request } from "../../testkit/stack.js";
+import { type Answer, type Stack, startStack, startTestGateway, request, describeOnNode } from "../../testkit/stack.js";
 
 /*
  * `/register` and `/create-subdomain` over real HTTP against the localnet:
@@ -521,7 +521,7 @@ it("405 for other methods, CORS preflight answered", async () => {
 });
 
 // The log line's RPC tally is what the request asked of its endpoint; on workerd the lines go to console.log.
-describe.skipIf(onWorkerd)("request log", () => {
+describeOnNode("request log", () => {
   it("one line per request with the route pattern and its reads, never the rpc parameter", async () => {
     const log = captureLog();
     const config = loadConfig({ RPC_URL: stack.localnet.url, PORT: "0", HOST: "127.0.0.1", ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
