@@ -36,7 +36,7 @@ function cannedAnswer(accounts: number): string {
           : {
               data: [randomBytes(96 + 69).toString("base64"), "base64"],
               executable: false,
-              lamports: 2_039_280,
+              lamports: 1_488_440, // rent-exempt for 165 bytes at 5,080 lamports a byte (mainnet today)
               owner: "namesLPneVptA9Z5rqUDD9tMTWEJwofgaYwp8cawRkX",
               rentEpoch: 18_446_744_073_709_551_615,
               space: 165,
