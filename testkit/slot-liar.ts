@@ -16,6 +16,8 @@ export interface SlotLiar {
   readonly url: string;
   /** Slots added to every slot it answers; 0: an honest proxy. */
   lead: number;
+  /** Answers it still lies in (each call of a batch counts); Infinity unless set. */
+  liesLeft: number;
   /** Answers (each call of a batch counts) sent with a raised slot. */
   readonly lies: number;
   /** JSON-RPC calls received (each call of a batch counts). */
@@ -78,6 +80,7 @@ export async function startSlotLiar(upstream: string, lead: number): Promise<Slo
   const liar: SlotLiar & { url: string; close: () => Promise<void> } = {
     url: "",
     lead,
+    liesLeft: Number.POSITIVE_INFINITY,
     get lies() {
       return lies;
     },
@@ -98,7 +101,7 @@ export async function startSlotLiar(upstream: string, lead: number): Promise<Slo
           response.writeHead(400).end();
           return;
         }
-        const shift = liar.lead;
+        const shift = liar.liesLeft > 0 ? liar.lead : 0;
         const asked = Array.isArray(body) ? body : [body];
         calls += asked.length;
         const methods = new Map(asked.map((call) => [JSON.stringify(call.id ?? null), call.method]));
@@ -122,7 +125,11 @@ export async function startSlotLiar(upstream: string, lead: number): Promise<Slo
         }
         if (shift > 0) {
           for (const reply of Array.isArray(replies) ? replies : [replies]) {
-            if (isObject(reply) && raise(reply as Reply, methods.get(JSON.stringify(reply.id ?? null)), shift)) lies++;
+            if (liar.liesLeft <= 0) break;
+            if (isObject(reply) && raise(reply as Reply, methods.get(JSON.stringify(reply.id ?? null)), shift)) {
+              lies++;
+              liar.liesLeft--;
+            }
           }
         }
         response.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(replies));

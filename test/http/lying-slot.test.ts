@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ledger, type Localnet, buildDomainAccounts, identity, startLocalnet, tokenizeDomain } from "../../src/localnet/index.js";
+import { SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
 import { deriveDomainKey } from "../../src/sns/derive.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { type SlotLiar, startSlotLiar } from "../../testkit/slot-liar.js";
@@ -148,5 +149,18 @@ describe("a single endpoint that lies once", () => {
     if (!onWorkerd) {
       expect(await metric(gateway, "sns_gateway_tokenized_index_slot_events_total", { event: "floor_dropped" })).toBe(1);
     }
+  });
+});
+
+describe("the .sol cutoff", () => {
+  it("one false slot past it is not kept: .sol resolves again at once", async () => {
+    const ledger = honestChain();
+    const liar = await liarOver(await localnetOf(ledger), SOL_TLD_CUTOFF_SLOT - ledger.slot + 1_000);
+    liar.liesLeft = 1;
+    const gateway = await gatewayOver([liar.url]);
+    const owners = [];
+    for (let i = 0; i < 3; i++) owners.push(await ownerOfArt(gateway));
+    expect(liar.lies).toBe(1);
+    expect(owners).toEqual(Array(3).fill({ s: "ok", result: alice }));
   });
 });
