@@ -470,21 +470,21 @@ export class TokenizedIndex implements MintIndex {
     }
     builder.finish();
     this.cursor = newest?.signature;
-    this.reached(Math.max(slot, newest?.slot ?? 0));
+    this.reached(slot, newest?.slot ?? 0);
   }
 
   /**
-   * The reads of a build or catch-up answered at `slot` (the highest slot
-   * they claimed). Believed only as far as time allows since the last slot
-   * believed; past that, they count as read at the floor, which every one
-   * of them asked as `minContextSlot`.
+   * The reads of a build or catch-up answered at the slots they claimed
+   * (the slot asked for, an answer's context, the newest signature's). Each
+   * is believed only as far as time allows since the last slot believed;
+   * none is: they count as read at the floor, which every one of them
+   * asked as `minContextSlot`.
    */
-  private reached(slot: number): void {
-    let believed = slot;
-    if (!this.slots.accept(slot)) {
-      this.telemetry.tokenizedIndexSlot("claim_refused");
-      believed = this.floorSlot;
-    }
+  private reached(...claimed: number[]): void {
+    const admitted = claimed.filter((slot) => this.slots.admits(slot));
+    if (admitted.length < claimed.length) this.telemetry.tokenizedIndexSlot("claim_refused");
+    const believed = Math.max(this.floorSlot, ...admitted);
+    this.slots.accept(believed);
     this.syncedSlot = Math.max(this.syncedSlot, believed);
     this.floorSlot = Math.max(this.floorSlot, this.syncedSlot);
     this.floorServed();
@@ -543,7 +543,7 @@ export class TokenizedIndex implements MintIndex {
     const newest = signatures[0]?.slot ?? 0;
     if (touched.size > 0) await this.refresh([...touched], this.slots.admits(newest) ? newest : atLeast);
     if (signatures[0]) this.cursor = signatures[0].signature;
-    this.reached(Math.max(slot, signatures[0]?.slot ?? 0));
+    this.reached(slot, newest);
   }
 
   /** Re-reads accounts a tokenizer transaction wrote; only NFT records change the index. */
