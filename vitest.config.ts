@@ -11,6 +11,7 @@ const INTEGRATION = [
   "test/http/adapter.test.ts",
   "test/http/tokenized-index.test.ts",
   "test/http/failover.test.ts",
+  "test/http/lying-slot.test.ts",
   "test/http/openapi.test.ts",
   "test/http/write-routes.test.ts",
   "test/differential/records-http.test.ts",

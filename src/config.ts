@@ -110,6 +110,7 @@ const schema = z.object({
   RPC_OVERRIDE: z.enum(["on", "off"]).optional().default("on"),
   TOKENIZED_INDEX: z.enum(["on", "off"]).optional().default("on"),
   TOKENIZED_INDEX_MAX_MB: intFrom(32, 1, 4096),
+  TOKENIZED_INDEX_FLOOR_GIVE_UP_MS: intFrom(10_000, 100, 600_000),
   RPC_OVERRIDE_HOSTS: hostList,
   RPC_OVERRIDE_RATE_LIMIT: intFrom(1200, 0, 100_000_000),
   RPC_BUDGET_MS: intFrom(30_000, 100, 600_000),
@@ -155,6 +156,8 @@ export interface GatewayConfig {
   readonly tokenizedIndex: boolean;
   /** Memory the tokenized index may take, in MiB (64 bytes per record); past it, `/domains` scans. */
   readonly tokenizedIndexMaxMb: number;
+  /** How long every endpoint may refuse the index's floor (-32016) before it is dropped to what they serve. */
+  readonly tokenizedIndexFloorGiveUpMs: number;
   /** Host names an `rpc` override may name; undefined: any public host. */
   readonly rpcOverrideHosts: ReadonlySet<string> | undefined;
   /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
@@ -207,6 +210,7 @@ export function loadConfig(env: Env): GatewayConfig {
     rpcOverride: e.RPC_OVERRIDE === "on",
     tokenizedIndex: e.TOKENIZED_INDEX === "on",
     tokenizedIndexMaxMb: e.TOKENIZED_INDEX_MAX_MB,
+    tokenizedIndexFloorGiveUpMs: e.TOKENIZED_INDEX_FLOOR_GIVE_UP_MS,
     rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
     bulkheads: { records: e.BULKHEAD_RECORDS, wallets: e.BULKHEAD_WALLETS, overrideLists: e.BULKHEAD_OVERRIDE_LISTS },

@@ -167,6 +167,7 @@ function tokenizedIndexOf(
   return new TokenizedIndex(trusted, {
     maxBytes: config.tokenizedIndexMaxMb * MiB,
     maxWaitMs: indexWaitMs(config),
+    floorGiveUpMs: config.tokenizedIndexFloorGiveUpMs,
     logger: platform.logger,
     ...(store && { store }),
     ...(platform.telemetry && { telemetry: platform.telemetry }),

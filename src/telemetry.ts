@@ -49,12 +49,17 @@ export interface Telemetry {
   tokenizedIndexState(state: TokenizedIndexState): void;
   /** A `/domains` request found its tokenized domains by scanning, because the index could not answer it. */
   tokenizedIndexFallback(reason: TokenizedIndexFallback): void;
+  /** The tokenized index refused a slot past its elapsed-time bound, or dropped a floor no endpoint reached (src/rpc/slot-bound.ts). */
+  tokenizedIndexSlot(event: TokenizedIndexSlotEvent): void;
 }
 
 /** idle: not built yet; building: a (re)build is under way; ready: answering; failed, over_budget: `/domains` scans. */
 export type TokenizedIndexState = "idle" | "building" | "ready" | "failed" | "over_budget";
 /** Why a request scanned: the index's state then, or `slow`: it was not ready within the request's wait. */
 export type TokenizedIndexFallback = "building" | "failed" | "over_budget" | "slow";
+
+/** claim_refused: a slot from an answer past what the time elapsed allows; floor_dropped: a floor no endpoint reached in time. */
+export type TokenizedIndexSlotEvent = "claim_refused" | "floor_dropped";
 
 /** Closed: in rotation; open: out of rotation for a pause; half_open: one read is probing it. */
 export type EndpointCircuitState = "closed" | "open" | "half_open";
@@ -107,6 +112,7 @@ export const NO_TELEMETRY: Telemetry = {
   rpcEndpointCircuit: nothing,
   tokenizedIndexState: nothing,
   tokenizedIndexFallback: nothing,
+  tokenizedIndexSlot: nothing,
 };
 
 /** Renders the current metrics for `GET /metrics`; only platforms that keep metrics provide one. */

@@ -70,6 +70,11 @@ export class HttpStatusError extends RpcError {
 export class JsonRpcError extends RpcError {
   /** An excerpt of the error's `data`, if it had one. */
   readonly data: string | undefined;
+  /**
+   * `data.contextSlot` when the node said which slot it has (a -32016 refusal
+   * does): only ever used to lower a slot the gateway asks for, never to raise one.
+   */
+  readonly contextSlot: number | undefined;
 
   constructor(
     readonly code: number,
@@ -78,6 +83,8 @@ export class JsonRpcError extends RpcError {
   ) {
     super("jsonrpc", `JSON-RPC error ${code}: ${quote(message ?? "")}`);
     this.data = data === undefined ? undefined : quote(data);
+    const slot = (data as { contextSlot?: unknown } | null | undefined)?.contextSlot;
+    this.contextSlot = typeof slot === "number" && Number.isSafeInteger(slot) && slot >= 0 ? slot : undefined;
   }
 }
 
@@ -106,3 +113,10 @@ export class RpcNotConfiguredError extends Error {
 }
 
 export const INVALID_PARAMS = -32602;
+
+/** "Minimum context slot has not been reached": the node is behind the `minContextSlot` the read asked. */
+export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+
+/** A node's refusal of a read's `minContextSlot`, as the JSON-RPC error it answered. */
+export const isMinContextSlotRefusal = (error: unknown): error is JsonRpcError =>
+  error instanceof JsonRpcError && error.code === MIN_CONTEXT_SLOT_NOT_REACHED;

@@ -15,9 +15,11 @@ export interface CutoffState {
 
 /**
  * Per-endpoint answer to "has `.sol` resolution reached its cutoff?".
- * Past the cutoff is remembered for good (no further slot calls); before it,
- * a finalized slot is reused only while the chain cannot possibly have
- * reached the cutoff. Failed slot calls are not remembered.
+ * Past the cutoff is remembered for good (no further slot calls), once two
+ * slot reads in a row say so: one answer's slot may be false (far ahead),
+ * and kept for good it would end `.sol` resolution for the life of the
+ * process. Before it, a finalized slot is reused only while the chain cannot
+ * possibly have reached the cutoff. Failed slot calls are not remembered.
  */
 export class SolCutoffGate {
   private pending: Promise<boolean> | undefined;
@@ -41,12 +43,18 @@ export class SolCutoffGate {
   private async readSlot(): Promise<boolean> {
     // Measure reuse from before the call: the answer may be as old as that.
     const askedAt = this.now();
-    const slot = parseSlot(await this.client.call("getSlot", [{ commitment: "finalized" }]));
+    let slot = await this.finalizedSlot();
+    // Confirmed by a second answer before it is kept for good (with several endpoints, the first in rotation's).
+    if (isPastSolCutoff(slot)) slot = await this.finalizedSlot();
     if (isPastSolCutoff(slot)) {
       this.state.reached = true;
       return true;
     }
     this.state.openUntil = askedAt + Math.min(safeSlotReuseMs(slot), MAX_REUSE_MS);
     return false;
+  }
+
+  private async finalizedSlot(): Promise<number> {
+    return parseSlot(await this.client.call("getSlot", [{ commitment: "finalized" }]));
   }
 }

@@ -1,7 +1,8 @@
 import type { Address } from "@solana/kit";
 import type { Logger } from "../logger.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
-import { HttpStatusError, OverloadedError, RpcError } from "../rpc/errors.js";
+import { HttpStatusError, OverloadedError, RpcError, isMinContextSlotRefusal } from "../rpc/errors.js";
+import { SlotBound } from "../rpc/slot-bound.js";
 import { bytesToAddress } from "../sns/bytes.js";
 import type { ChainReader } from "../sns/chain.js";
 import { NAME_TOKENIZER_ID, NFT_RECORD_LEN } from "../sns/constants.js";
@@ -52,16 +53,27 @@ export interface TokenizedIndexOptions {
   readonly maxBytes: number;
   /** Longest a request waits for the index to be built or caught up before it scans instead. */
   readonly maxWaitMs: number;
+  /**
+   * How long every endpoint may refuse the floor (-32016) before it is
+   * dropped to the slot they serve (TOKENIZED_INDEX_FLOOR_GIVE_UP_MS).
+   */
+  readonly floorGiveUpMs?: number;
   readonly logger?: Logger;
   readonly telemetry?: Telemetry;
   /** Where the rows live; absent: compact rows in this process. */
   readonly store?: TokenizedRecordStore;
 }
 
-/** What an index answers for a wallet's mints read at `slot`. */
+/**
+ * What an index answers for a wallet's mints read at `slot`, with its floor
+ * and how many times it has dropped one (a floor may go down only then).
+ */
 export type IndexAnswer =
-  | { readonly names: readonly (Address | null)[]; readonly floor: number }
-  | { readonly unavailable: TokenizedIndexFallback; readonly floor: number };
+  | { readonly names: readonly (Address | null)[]; readonly floor: number; readonly floorDrops?: number }
+  | { readonly unavailable: TokenizedIndexFallback; readonly floor: number; readonly floorDrops?: number };
+
+/** Floor-give-up of an index built without one. */
+const DEFAULT_FLOOR_GIVE_UP_MS = 10_000;
 
 /**
  * A tokenized index wherever it lives: this process (TokenizedIndex) or a
@@ -72,6 +84,12 @@ export interface MintIndex {
   floor(): number | undefined;
   /** The name accounts of `mints` once the index reflects `slot`, or why it cannot answer in time. */
   namesOf(mints: readonly Address[], slot: number): Promise<IndexAnswer>;
+  /**
+   * Every endpoint refused a read at `floor` (-32016); `servable`: the
+   * highest slot one of them said it has. Answers the floor in force after
+   * it (0: none): lower than `floor` once the index gave that floor up.
+   */
+  floorUnreachable(floor: number, servable: number | undefined): Promise<number>;
 }
 
 /**
@@ -83,8 +101,19 @@ export interface MintIndex {
  */
 export function indexedSource(index: MintIndex, telemetry: Telemetry = NO_TELEMETRY): TokenizedDomainSource {
   return async (chain: ChainReader, wallet: Address) => {
-    const floor = index.floor();
-    const { slot, mints } = await findWalletMints(chain, wallet, COMMITMENT, floor);
+    let floor = index.floor();
+    let read;
+    try {
+      read = await findWalletMints(chain, wallet, COMMITMENT, floor);
+    } catch (error) {
+      // Every endpoint is behind the floor: the index may give it up, and the read is asked again below it.
+      if (floor === undefined || !isMinContextSlotRefusal(error)) throw error;
+      const after = await index.floorUnreachable(floor, error.contextSlot).catch(() => floor!);
+      if (after >= floor) throw error;
+      floor = after > 0 ? after : undefined;
+      read = await findWalletMints(chain, wallet, COMMITMENT, floor);
+    }
+    const { slot, mints } = read;
     if (mints.length === 0) return [];
     const answer = await index.namesOf(mints, slot).catch((): IndexAnswer => ({ unavailable: "failed", floor: floor ?? 0 }));
     if ("unavailable" in answer) {
@@ -159,6 +188,13 @@ export class TokenizedIndex implements MintIndex {
   private lastLogged: TokenizedIndexState | undefined;
   private counters = { bootstraps: 0, catchUps: 0 };
   private readonly telemetry: Telemetry;
+  /** How far a slot from an answer is believed: the floor moves only as fast as time allows. */
+  private readonly slots = new SlotBound();
+  /** Since when (performance.now()) every endpoint has refused the floor, with no read at it in between. */
+  private floorRefusedSince: number | undefined;
+  /** Highest slot an endpoint said it has while refusing the floor. */
+  private servableSlot: number | undefined;
+  private floorDrops = 0;
 
   constructor(
     private readonly endpoint: RpcEndpoint,
@@ -197,10 +233,56 @@ export class TokenizedIndex implements MintIndex {
   readonly source: TokenizedDomainSource;
 
   async namesOf(mints: readonly Address[], slot: number): Promise<IndexAnswer> {
+    // The mints were read at `slot`, no older than the floor asked: an endpoint serves the floor.
+    if (slot >= this.floorSlot) this.floorServed();
     const unavailable = await this.readyFor(slot);
     const floor = this.floorSlot;
-    if (unavailable) return { unavailable, floor };
-    return { names: mints.map((mint) => this.store.lookup(mint) ?? null), floor };
+    const floorDrops = this.floorDrops;
+    if (unavailable) return { unavailable, floor, floorDrops };
+    return { names: mints.map((mint) => this.store.lookup(mint) ?? null), floor, floorDrops };
+  }
+
+  async floorUnreachable(floor: number, servable: number | undefined): Promise<number> {
+    if (floor === this.floorSlot && floor > 0) void this.floorRefused(servable);
+    return this.floorSlot;
+  }
+
+  private floorServed(): void {
+    this.floorRefusedSince = undefined;
+    this.servableSlot = undefined;
+  }
+
+  /**
+   * Every endpoint refused the floor: after `floorGiveUpMs` of nothing but
+   * refusals, the floor is dropped to the highest slot one of them said it
+   * has (none said: no floor), since no endpoint can serve it (an answer set
+   * it that no honest node confirms). What the index reflects is taken to
+   * be no newer than that: the next request catches it up from its cursor.
+   */
+  private floorRefused(servable: number | undefined): boolean {
+    const now = performance.now();
+    if (servable !== undefined && servable < this.floorSlot) this.servableSlot = Math.max(this.servableSlot ?? 0, servable);
+    this.floorRefusedSince ??= now;
+    if (now - this.floorRefusedSince < (this.options.floorGiveUpMs ?? DEFAULT_FLOOR_GIVE_UP_MS)) return false;
+    const from = this.floorSlot;
+    const to = this.servableSlot ?? 0;
+    this.floorSlot = to;
+    this.syncedSlot = Math.min(this.syncedSlot, to);
+    this.slots.reset(to);
+    this.floorServed();
+    this.floorDrops++;
+    this.save(this.state === "ready");
+    this.telemetry.tokenizedIndexSlot("floor_dropped");
+    this.options.logger?.warn(
+      { index: "tokenized", floor: from, to },
+      "tokenized index floor dropped: no RPC endpoint reached it in time",
+    );
+    // A build waiting out its pause after failing at the old floor is tried again now.
+    if (this.state === "failed" && !this.disposed) {
+      clearTimeout(this.retryTimer);
+      this.build().catch(() => undefined);
+    }
+    return true;
   }
 
   /** Settles once no build is under way (whatever its outcome): for tests and benchmarks. */
@@ -216,6 +298,11 @@ export class TokenizedIndex implements MintIndex {
 
   floor(): number | undefined {
     return this.floorSlot > 0 ? this.floorSlot : undefined;
+  }
+
+  /** Floors dropped since this index started (a floor goes down only then). */
+  get floorDropCount(): number {
+    return this.floorDrops;
   }
 
   /** Undefined once the index reflects `slot`; otherwise why the request must scan. */
@@ -295,6 +382,8 @@ export class TokenizedIndex implements MintIndex {
   }
 
   private fail(error: unknown): void {
+    // A floor given up here is retried at once, not after the pause of the failures at it.
+    if (isMinContextSlotRefusal(error) && this.floorSlot > 0 && this.floorRefused(error.contextSlot)) this.failures = 0;
     if (error instanceof NeedsRebuild && this.failures === 0 && !this.disposed) {
       // A long backlog once in a while: rebuild at once, in the background.
       this.failures++;
@@ -381,12 +470,24 @@ export class TokenizedIndex implements MintIndex {
     }
     builder.finish();
     this.cursor = newest?.signature;
-    this.reached(Math.max(slot, newest?.slot ?? 0));
+    this.reached(slot, newest?.slot ?? 0);
   }
 
-  private reached(slot: number): void {
-    this.syncedSlot = Math.max(this.syncedSlot, slot);
+  /**
+   * The reads of a build or catch-up answered at the slots they claimed
+   * (the slot asked for, an answer's context, the newest signature's). Each
+   * is believed only as far as time allows since the last slot believed;
+   * none is: they count as read at the floor, which every one of them
+   * asked as `minContextSlot`.
+   */
+  private reached(...claimed: number[]): void {
+    const admitted = claimed.filter((slot) => this.slots.admits(slot));
+    if (admitted.length < claimed.length) this.telemetry.tokenizedIndexSlot("claim_refused");
+    const believed = Math.max(this.floorSlot, ...admitted);
+    this.slots.accept(believed);
+    this.syncedSlot = Math.max(this.syncedSlot, believed);
     this.floorSlot = Math.max(this.floorSlot, this.syncedSlot);
+    this.floorServed();
     this.save(true);
   }
 
@@ -417,11 +518,14 @@ export class TokenizedIndex implements MintIndex {
 
   private async catchUp(slot: number): Promise<void> {
     this.counters.catchUps++;
+    // A slot past what time allows is asked no further than the floor: one answer cannot make every
+    // honest node refuse the catch-up. The node answers its newest state all the same.
+    const atLeast = this.slots.admits(slot) ? Math.max(slot, this.floorSlot) : this.floorSlot;
     const signatures = await this.endpoint.getSignaturesForAddress(NAME_TOKENIZER_ID, {
       limit: BACKLOG_LIMIT,
       commitment: COMMITMENT,
       ...(this.cursor && { until: this.cursor }),
-      minContextSlot: Math.max(slot, this.floorSlot),
+      ...(atLeast > 0 && { minContextSlot: atLeast }),
     });
     if (signatures.length >= BACKLOG_LIMIT) throw new NeedsRebuild(`a backlog of ${BACKLOG_LIMIT} tokenizer transactions or more`);
     const applied = signatures.filter((entry) => !entry.failed).reverse();
@@ -435,9 +539,11 @@ export class TokenizedIndex implements MintIndex {
         if (transaction.programs.has(NAME_TOKENIZER_ID)) for (const key of transaction.writable) touched.add(key);
       }
     }
-    if (touched.size > 0) await this.refresh([...touched], signatures[0]!.slot);
+    // The newest signature's slot is one answer's word: asked of the accounts only as far as it is believable.
+    const newest = signatures[0]?.slot ?? 0;
+    if (touched.size > 0) await this.refresh([...touched], this.slots.admits(newest) ? newest : atLeast);
     if (signatures[0]) this.cursor = signatures[0].signature;
-    this.reached(Math.max(slot, signatures[0]?.slot ?? 0));
+    this.reached(slot, newest);
   }
 
   /** Re-reads accounts a tokenizer transaction wrote; only NFT records change the index. */

@@ -18,6 +18,7 @@ import { NAME_TOKENIZER_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey } from "../../src/sns/derive.js";
 import { type LogCapture, captureLog } from "../../testkit/log-capture.js";
 import { sampleValue } from "../../testkit/prometheus.js";
+import { startSlotLiar } from "../../testkit/slot-liar.js";
 import { request } from "../../testkit/stack.js";
 
 // `/domains` on RPC servers that misbehave for the tokenized index: the
@@ -211,6 +212,29 @@ describe("the index has a memory budget", () => {
       expect(unavailableLines(subject)[0]).toMatchObject({ state: "over_budget" });
     } finally {
       await bignet.close();
+    }
+  });
+});
+
+describe("a floor no endpoint reaches", () => {
+  it("is dropped after TOKENIZED_INDEX_FLOOR_GIVE_UP_MS to the slot the endpoint has, logged once and counted", async () => {
+    // The index is built from answers a million slots ahead, then the endpoint tells the truth.
+    const liar = await startSlotLiar(localnet.url, 1_000_000);
+    try {
+      const subject = await gatewayWith({ RPC_URL: liar.url, TOKENIZED_INDEX_FLOOR_GIVE_UP_MS: "500" });
+      expect(await domains(subject.gateway, bob)).toEqual({ s: "ok", result: [{ domain: "art", key: art }] });
+      liar.lead = 0;
+      const refused = await request(subject.gateway.url, `/domains/${bob}`);
+      expect(refused.status).toBe(502);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await domains(subject.gateway, bob)).toEqual({ s: "ok", result: [{ domain: "art", key: art }] });
+      const dropped = subject.log.lines().filter((line) => line.msg?.toString().startsWith("tokenized index floor dropped"));
+      expect(dropped).toHaveLength(1);
+      expect(dropped[0]).toMatchObject({ floor: ledger.slotAt("confirmed") + 1_000_000, to: ledger.slotAt("confirmed") });
+      const metrics = (await request(subject.gateway.url, "/metrics")).text;
+      expect(sampleValue(metrics, "sns_gateway_tokenized_index_slot_events_total", { event: "floor_dropped" })).toBe(1);
+    } finally {
+      await liar.close();
     }
   });
 });

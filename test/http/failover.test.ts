@@ -92,6 +92,19 @@ describe("a fault on the first endpoint is answered by the second", () => {
     expect(first.stats.httpRequests).toBe(2);
   });
 
+  it("-32016, a slot the gateway asked that the node has not reached, fails over but never benches the endpoint", async () => {
+    first.resetStats();
+    second.resetStats();
+    first.setFault({ kind: "jsonrpc-error", code: -32016, message: "Minimum context slot has not been reached", times: 8 });
+    for (let i = 0; i < 8; i++) expect((await resolveArt(gateway)).body).toEqual(expected);
+    // Asked every time: five faults in a row would have taken it out of rotation after the fifth.
+    expect(first.stats.httpRequests).toBe(8);
+    expect(second.stats.httpRequests).toBe(8);
+    expect((await resolveArt(gateway)).body).toEqual(expected);
+    expect(first.stats.httpRequests).toBe(9);
+    expect(second.stats.httpRequests).toBe(8);
+  });
+
   it("a JSON-RPC answer about the chain (-32602) is not asked elsewhere", async () => {
     first.resetStats();
     second.resetStats();

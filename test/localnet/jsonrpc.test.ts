@@ -117,6 +117,17 @@ describe("method errors", () => {
     });
   });
 
+  it("refuses a minContextSlot it has not reached on every read the tokenized index asks with one", async () => {
+    const refusal = { code: -32016, message: "Minimum context slot has not been reached", data: { contextSlot: 300_000_000 } };
+    const ahead = { minContextSlot: 300_000_001 };
+    const reads: [string, unknown[]][] = [
+      ["getProgramAccounts", [NAME_PROGRAM_ID, { ...ahead, withContext: true, encoding: "base64" }]],
+      ["getSignaturesForAddress", [NAME_PROGRAM_ID, { ...ahead, limit: 1 }]],
+      ["getMultipleAccounts", [[BONFIDA], { ...ahead, encoding: "base64" }]],
+    ];
+    for (const [method, params] of reads) expect((await call(localnet.url, method, params)).error).toEqual(refusal);
+  });
+
   it("validates commitment and encoding names", async () => {
     expect((await call(localnet.url, "getSlot", [{ commitment: "sometime" }])).error.code).toBe(-32602);
     for (const encoding of ["hex", "base64+zstd"]) {

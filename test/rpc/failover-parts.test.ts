@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { RpcError, parseRetryAfter } from "../../src/rpc/errors.js";
+import { JsonRpcError, RpcError, isMinContextSlotRefusal, parseRetryAfter } from "../../src/rpc/errors.js";
 import { AttemptCancelled, EndpointHealth } from "../../src/rpc/failover/endpoint-health.js";
 import { NO_TELEMETRY } from "../../src/telemetry.js";
 import { hostLabels } from "../../src/rpc/failover/host-label.js";
+import { countsAgainstEndpoint } from "../../src/rpc/failover/fault-kind.js";
 import { nodeConditionIn } from "../../src/rpc/failover/node-condition.js";
+import { NodeConditionFault } from "../../src/rpc/failover/node-condition-fault.js";
 
 describe("RPC_URL with several endpoints", () => {
   it("takes one URL or a comma-separated list, each checked", () => {
@@ -35,6 +37,24 @@ describe("what sends a read elsewhere", () => {
     expect(nodeConditionIn({ id: 1, error: { code: -32602, message: "Invalid param: not a Token mint" } })).toBeUndefined();
     expect(nodeConditionIn([{ id: 1, result: null }])).toBeUndefined();
     expect(nodeConditionIn("garbage")).toBeUndefined();
+  });
+
+  it("fails a -32016 over without counting it against the endpoint, unless the same answer has another node condition", () => {
+    expect(countsAgainstEndpoint(new NodeConditionFault(-32016, {}))).toBe(false);
+    expect(countsAgainstEndpoint(new NodeConditionFault(-32005, {}))).toBe(true);
+    const refusal = { id: 1, error: { code: -32016, message: "Minimum context slot has not been reached" } };
+    expect(nodeConditionIn([refusal, { id: 2, error: { code: -32005, message: "Node is behind" } }])).toBe(-32005);
+    expect(nodeConditionIn([refusal, { id: 2, result: 1 }])).toBe(-32016);
+  });
+
+  it("reads the slot a -32016 says the node has, only as a plain slot", () => {
+    const refusal = new JsonRpcError(-32016, "Minimum context slot has not been reached", { contextSlot: 300_000_000 });
+    expect(isMinContextSlotRefusal(refusal)).toBe(true);
+    expect(refusal.contextSlot).toBe(300_000_000);
+    expect(new JsonRpcError(-32016, "x", { contextSlot: "1e9" }).contextSlot).toBeUndefined();
+    expect(new JsonRpcError(-32016, "x", { contextSlot: 2 ** 60 }).contextSlot).toBeUndefined();
+    expect(new JsonRpcError(-32016, "x").contextSlot).toBeUndefined();
+    expect(isMinContextSlotRefusal(new JsonRpcError(-32005, "behind"))).toBe(false);
   });
 
   it("reads Retry-After as seconds or a date, capped at a minute", () => {

@@ -3,6 +3,7 @@ import type {
   CoalescedKind,
   EndpointCircuitState,
   TokenizedIndexFallback,
+  TokenizedIndexSlotEvent,
   TokenizedIndexState,
   MetricsExporter,
   RpcCallOutcome,
@@ -117,6 +118,11 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     "/domains requests that found tokenized domains by scanning because the index could not answer, by reason (building, failed, over_budget, slow)",
   );
   private readonly indexFallbackSeries = new Map<string, CounterChild>();
+  private readonly indexSlotEvents = this.counter(
+    "sns_gateway_tokenized_index_slot_events_total",
+    "Slots from RPC answers the tokenized index refused as past what the time elapsed allows (claim_refused), and floors it dropped because no endpoint reached them in time (floor_dropped)",
+  );
+  private readonly indexSlotSeries = new Map<string, CounterChild>();
   private indexState: TokenizedIndexState | undefined;
   /** The circuit state of each endpoint host. */
   private readonly circuits = new Map<string, EndpointCircuitState>();
@@ -255,6 +261,10 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   tokenizedIndexFallback(reason: TokenizedIndexFallback): void {
     countIn(this.indexFallbackSeries, this.indexFallbacks, { reason });
+  }
+
+  tokenizedIndexSlot(event: TokenizedIndexSlotEvent): void {
+    countIn(this.indexSlotSeries, this.indexSlotEvents, { event });
   }
 
   rpcQueueChanged(delta: number): void {

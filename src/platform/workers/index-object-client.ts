@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { IndexAnswer, MintIndex } from "../../service/tokenized-index.js";
 import { utf8 } from "../../sns/bytes.js";
-import { NAMES_URL, type NamesQuery, parseIndexAnswer } from "./index-object-protocol.js";
+import { FLOOR_URL, type FloorRefusal, NAMES_URL, type NamesQuery, parseFloorAnswer, parseIndexAnswer } from "./index-object-protocol.js";
 
 /** The part of a Durable Object namespace binding the Worker uses (no dependency on a types package). */
 export interface ObjectNamespace {
@@ -27,12 +27,33 @@ export const indexObjectName = (rpcUrls: readonly string[]): string => `tokenize
  * so a wallet's mints are read no older than the index), and asking the
  * object from the request that needs it (a stub is made per request).
  * The object answers within the index's wait; `waitMs` more and the
- * Worker stops waiting and scans.
+ * Worker stops waiting and scans. A floor goes down only when the object
+ * has dropped one (its count of drops changed: no endpoint reached it, or
+ * the object started afresh), never by an answer arriving late.
  */
 export function indexObjectClient(name: string, waitMs: number): (namespace: ObjectNamespace) => MintIndex {
   let floor = 0;
+  let drops = 0;
+  const learn = (reported: number, reportedDrops: number) => {
+    floor = reportedDrops === drops ? Math.max(floor, reported) : reported;
+    drops = reportedDrops;
+  };
   return (namespace) => ({
     floor: () => (floor > 0 ? floor : undefined),
+    async floorUnreachable(refused, servable): Promise<number> {
+      const refusal: FloorRefusal = servable === undefined ? { floor: refused } : { floor: refused, servable };
+      const stub = namespace.get(namespace.idFromName(name));
+      const response = await stub.fetch(FLOOR_URL, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(refusal),
+        signal: AbortSignal.timeout(waitMs),
+      });
+      const parsed = response.ok ? parseFloorAnswer(await response.json()) : undefined;
+      if (!parsed) throw new Error(`tokenized index object answered ${response.status} without a floor`);
+      learn(parsed.floor, parsed.floorDrops);
+      return floor;
+    },
     async namesOf(mints, slot): Promise<IndexAnswer> {
       const query: NamesQuery = { slot, mints };
       const stub = namespace.get(namespace.idFromName(name));
@@ -44,7 +65,7 @@ export function indexObjectClient(name: string, waitMs: number): (namespace: Obj
       });
       const parsed = response.ok ? parseIndexAnswer(await response.json(), query) : undefined;
       if (!parsed) throw new Error(`tokenized index object answered ${response.status} without an answer`);
-      floor = Math.max(floor, parsed.floor);
+      learn(parsed.floor, parsed.floorDrops ?? 0);
       return parsed;
     },
   });

@@ -3,7 +3,7 @@ import type { IndexHost } from "../../gateway.js";
 import { createFetchTransports } from "../../rpc/transport/fetch.js";
 import { type Bindings, settingsFrom } from "./bindings.js";
 import { createConsoleLogger } from "./console-logger.js";
-import { NAMES_URL, parseNamesQuery } from "./index-object-protocol.js";
+import { FLOOR_URL, NAMES_URL, parseFloorRefusal, parseNamesQuery } from "./index-object-protocol.js";
 import { type SqlStorage, SqlRecordStore, type TransactionSync } from "./sql-record-store.js";
 
 /** The part of a Durable Object's state this class uses (no dependency on a types package). */
@@ -25,10 +25,12 @@ const answer = (status: number, body: unknown) =>
  * requests it serves). Rows and progress outlive the object being evicted:
  * woken again, it catches up from its cursor instead of rebuilding.
  *
- * Its one route, POST {@link NAMES_URL}, answers a wallet's mints read at a
+ * Its route POST {@link NAMES_URL} answers a wallet's mints read at a
  * slot with their name accounts once the index reflects that slot, or why
  * the Worker must scan instead (never an error status for a state of the
- * index: the Worker scans on anything else too).
+ * index: the Worker scans on anything else too). POST {@link FLOOR_URL}
+ * tells it that every endpoint refused its floor (MintIndex.floorUnreachable),
+ * and answers the floor in force after it.
  */
 export class TokenizedIndexObject {
   private readonly store: SqlRecordStore;
@@ -58,7 +60,9 @@ export class TokenizedIndexObject {
   }
 
   async fetch(request: Request): Promise<Response> {
-    if (request.method !== "POST" || new URL(request.url).pathname !== new URL(NAMES_URL).pathname) {
+    const path = new URL(request.url).pathname;
+    if (request.method === "POST" && path === new URL(FLOOR_URL).pathname) return this.floorUnreachable(request);
+    if (request.method !== "POST" || path !== new URL(NAMES_URL).pathname) {
       return answer(404, { error: "no such route" });
     }
     const query = parseNamesQuery(await request.json().catch(() => undefined));
@@ -71,5 +75,14 @@ export class TokenizedIndexObject {
       // A mint that is not a key: the Worker validated it, so this is a fault of the query, answered as such.
       return answer(400, { error: "a mint is not a public key" });
     }
+  }
+
+  private async floorUnreachable(request: Request): Promise<Response> {
+    const refusal = parseFloorRefusal(await request.json().catch(() => undefined));
+    if (!refusal) return answer(400, { error: "expected { floor, servable? }" });
+    const host = await this.indexHost();
+    if (!host) return answer(200, { floor: 0, floorDrops: 0 });
+    const floor = await host.index.floorUnreachable(refusal.floor, refusal.servable);
+    return answer(200, { floor, floorDrops: host.index.floorDropCount });
   }
 }

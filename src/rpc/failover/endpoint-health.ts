@@ -10,7 +10,7 @@ import {
 } from "cockatiel";
 import { HttpStatusError } from "../errors.js";
 import type { EndpointCircuitState, Telemetry } from "../../telemetry.js";
-import { type EndpointFaultKind, failoverKindOf } from "./fault-kind.js";
+import { type EndpointFaultKind, countsAgainstEndpoint } from "./fault-kind.js";
 
 export interface BreakerSettings {
   /** Consecutive faults that take an endpoint out of rotation. */
@@ -86,7 +86,7 @@ export class EndpointHealth {
     };
     const halfOpenAfter: IBackoffFactory<unknown> = { next: () => remembered(backoff.next()) };
     const breaker = circuitBreaker(
-      handleWhen((error) => failoverKindOf(error) !== null),
+      handleWhen(countsAgainstEndpoint),
       {
         halfOpenAfter,
         breaker: new ConsecutiveBreaker(faultsToOpen),

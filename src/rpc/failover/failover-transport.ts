@@ -5,7 +5,7 @@ import type { RpcTransport } from "../transport/contract.js";
 import { type PostPayers, attemptTimeoutMs } from "../request-budget.js";
 import type { Telemetry } from "../../telemetry.js";
 import { AttemptCancelled, type EndpointHealth } from "./endpoint-health.js";
-import { failoverKindOf } from "./fault-kind.js";
+import { countsAgainstEndpoint, failoverKindOf } from "./fault-kind.js";
 import { nodeConditionIn } from "./node-condition.js";
 import { NodeConditionFault } from "./node-condition-fault.js";
 
@@ -133,7 +133,7 @@ export function createFailoverTransport(url: string, members: readonly FailoverM
           finish(() => reject(error));
           return;
         } else {
-          member.health.noteFault(kind, error);
+          if (countsAgainstEndpoint(error)) member.health.noteFault(kind, error);
           lastFault = error;
           if (error instanceof NodeConditionFault) conditionAnswer = error;
         }

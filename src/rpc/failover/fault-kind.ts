@@ -1,5 +1,5 @@
 import { BrokenCircuitError } from "cockatiel";
-import { HttpStatusError, RpcError } from "../errors.js";
+import { HttpStatusError, MIN_CONTEXT_SLOT_NOT_REACHED, RpcError } from "../errors.js";
 import { NodeConditionFault } from "./node-condition-fault.js";
 
 /** Why one endpoint could not answer a read that another endpoint may answer; a metrics label. */
@@ -38,4 +38,17 @@ export function failoverKindOf(error: unknown): EndpointFaultKind | null {
     default:
       return null;
   }
+}
+
+/**
+ * Whether a fault that fails a read over also counts against the endpoint's
+ * circuit. A -32016 (minimum context slot not reached) answers a
+ * `minContextSlot` the gateway chose (the tokenized index's floor): the node
+ * said truly that it is behind that slot, which may itself be too new (an
+ * answer of another endpoint set it), so the read goes on to the next
+ * endpoint but the node is not benched for it.
+ */
+export function countsAgainstEndpoint(error: unknown): boolean {
+  if (error instanceof NodeConditionFault && error.code === MIN_CONTEXT_SLOT_NOT_REACHED) return false;
+  return failoverKindOf(error) !== null;
 }

@@ -26,15 +26,20 @@ function codeOf(entry: unknown): number | undefined {
 /**
  * The first node-condition code in a parsed JSON-RPC answer (a single
  * envelope or a batch array), if any: one such call makes the whole
- * exchange worth asking elsewhere (reads are idempotent).
+ * exchange worth asking elsewhere (reads are idempotent). A -32016 is
+ * returned only when the batch has no other: it alone is no fault of the
+ * node (fault-kind.ts), another code in the same answer is.
  */
 export function nodeConditionIn(answer: unknown): number | undefined {
   if (Array.isArray(answer)) {
+    let found: number | undefined;
     for (const entry of answer) {
       const code = codeOf(entry);
-      if (code !== undefined && NODE_CONDITION_CODES.has(code)) return code;
+      if (code === undefined || !NODE_CONDITION_CODES.has(code)) continue;
+      if (code !== -32016) return code;
+      found = code;
     }
-    return undefined;
+    return found;
   }
   const code = codeOf(answer);
   return code !== undefined && NODE_CONDITION_CODES.has(code) ? code : undefined;
