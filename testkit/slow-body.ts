@@ -1,4 +1,8 @@
+import { spawn } from "node:child_process";
 import net from "node:net";
+import { fileURLToPath } from "node:url";
+import { withHardDescriptorLimit } from "./descriptor-limit.js";
+import type { FloodOrder, FloodReport } from "./slow-body-flood.js";
 
 /**
  * The slow-body attacks on a route that reads a request body: a client that
@@ -116,4 +120,27 @@ export async function openSlowBodies(
     await Promise.all(next.map((body) => body.sent.catch(() => undefined)));
   }
   return opened;
+}
+
+/**
+ * `openSlowBodies` from a process of its own whose soft limit on descriptors
+ * is raised to the hard limit (a test process may have 1,024): see
+ * testkit/slow-body-flood.ts. Resolves with its report once it has exited.
+ */
+export function floodInChild(order: FloodOrder): Promise<FloodReport> {
+  const script = fileURLToPath(new URL("./slow-body-flood.ts", import.meta.url));
+  const [command, args] = withHardDescriptorLimit([process.execPath, "--import", "tsx", script, JSON.stringify(order)]);
+  // The child reports the limit it got: `ulimit -n` in the same shell, after raising it.
+  args[1] = args[1]!.replace('exec "$@"', 'FLOOD_DESCRIPTOR_LIMIT="$(ulimit -n)" exec "$@"');
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let errors = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => {
+      if (code === 0) resolve(JSON.parse(output.trim().split("\n").pop()!) as FloodReport);
+      else reject(new Error(`flood client exited ${code}: ${errors.slice(-2000)}`));
+    });
+  });
 }
