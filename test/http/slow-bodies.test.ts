@@ -6,6 +6,7 @@ import { CLOSE_GRACE_MS } from "../../src/platform/node/listener.js";
 import { type LogCapture, captureLog } from "../../testkit/log-capture.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { type SlowBody, openSlowBodies, openSlowBody } from "../../testkit/slow-body.js";
+import { BULK_CONCURRENCY, BULK_LINE } from "../../src/http/routes/resolve-bulk.js";
 
 /**
  * Clients slow to send a bulk request's body, against the Node gateway on
@@ -31,7 +32,7 @@ interface Started {
   readonly log: LogCapture;
 }
 
-async function start(headersTimeoutMs: number): Promise<Started> {
+async function start(headersTimeoutMs: number, env: Record<string, string> = {}): Promise<Started> {
   const log = captureLog();
   const config = loadConfig({
     PORT: "0",
@@ -39,6 +40,7 @@ async function start(headersTimeoutMs: number): Promise<Started> {
     RPC_URL: localnet.url,
     HEADERS_TIMEOUT_MS: String(headersTimeoutMs),
     SHUTDOWN_GRACE_MS: "1000",
+    ...env,
   });
   return { gateway: await startGateway(config, log.logger), log };
 }
@@ -83,6 +85,63 @@ describe("silent and dripping bodies hold no place where bulk work runs", () => 
     }
     expect(attackers.every((attacker) => attacker.open())).toBe(true);
   }, 30_000);
+});
+
+describe("the bulk line is bounded", () => {
+  let started: Started;
+  beforeAll(async () => {
+    started = await start(10_000, { RPC_TIMEOUT_MS: "10000" });
+  });
+  afterAll(async () => {
+    localnet.setFault(null);
+    await started?.gateway.close();
+  });
+
+  it(`${BULK_LINE.receiving} bodies being received: one more takes the place of the oldest, answered 503 with Retry-After, its connection closed`, async () => {
+    const { url } = started.gateway;
+    const line = await openSlowBodies(url, BULK_LINE.receiving, { kind: "silent" });
+    await sleep(300);
+    try {
+      expect(line.map((body) => body.status())).toEqual(line.map(() => 0));
+      const newer = await openSlowBodies(url, 2, { kind: "silent" });
+      const [firstEnded, secondEnded] = await Promise.all(line.slice(0, 2).map((body) => Promise.race([body.ended, sleep(3000).then(() => Infinity)])));
+      for (const body of line.slice(0, 2)) {
+        expect(body.status()).toBe(503);
+        expect(body.received()).toMatch(/\r\nretry-after: 1\r\n/i);
+        expect(body.received()).toMatch(/\r\nconnection: close\r\n/i);
+        expect(body.received()).toContain('{"s":"error","result":"Service overloaded"}');
+      }
+      expect(Math.max(firstEnded!, secondEnded!)).toBeLessThan(3000);
+      expect([...line.slice(2), ...newer].map((body) => body.status())).toEqual([...line.slice(2), ...newer].map(() => 0));
+      // A request whose body follows its headers gets a place among them too.
+      expect(await postTenNames(url)).toMatchObject({ status: 200, items: 10 });
+      for (const body of newer) body.destroy();
+    } finally {
+      for (const body of line) body.destroy();
+    }
+  });
+
+  it(`${BULK_CONCURRENCY} under way and ${BULK_LINE.waiting} waiting with their bodies read: one more is 503 at once`, async () => {
+    const { url } = started.gateway;
+    localnet.setFault({ kind: "hang" });
+    const post = (name: string) =>
+      fetch(`${url}/resolve`, { method: "POST", body: JSON.stringify({ domains: [name] }) }).then(async (answer) => ({
+        status: answer.status,
+        retryAfter: answer.headers.get("retry-after"),
+        body: await answer.text(),
+      }));
+    const held = Array.from({ length: BULK_CONCURRENCY + BULK_LINE.waiting }, (_, i) => post(`held${i}.sns`));
+    // All in: their bodies read, 4 hanging on the RPC, the rest waiting.
+    await sleep(1500);
+    const sent = performance.now();
+    const refused = await Promise.all([post("late1.sns"), post("late2.sns")]);
+    const ms = performance.now() - sent;
+    localnet.setFault(null);
+    for (const answer of refused) expect(answer).toEqual({ status: 503, retryAfter: "1", body: '{"s":"error","result":"Service overloaded"}' });
+    expect(ms).toBeLessThan(1000);
+    const statuses = (await Promise.all(held)).map((answer) => answer.status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+  });
 });
 
 describe("a connection Node's request timeout ends is closed by the server", () => {
