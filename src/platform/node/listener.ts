@@ -106,8 +106,8 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
 
   // `Expect: 100-continue`: the client waits for `100 Continue` before it sends the body. It is sent
   // when the app starts reading the body (the stream of the request is resumed), never for a body
-  // refused unread (413 on its declared length, 503 with no room in a line): Node's default would
-  // send it before the app has seen the request. Once an answer has begun, it is too late for one.
+  // refused unread (413 on its declared length, a 405): Node's default would send it before the app
+  // has seen the request. Once an answer has begun, it is too late for one.
   server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
     request.once("resume", () => {
       if (!response.headersSent && !response.writableEnded) response.writeContinue();
