@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { cacheDirFor, compileProject } from "./compile.js";
+import { withHardDescriptorLimit } from "./descriptor-limit.js";
 import { NPM_START } from "./npm-start.js";
 
 const OUT_DIR = cacheDirFor("sns-gateway-test");
@@ -24,6 +25,8 @@ export interface ChildGateway {
   readonly process: ChildProcess;
   /** Everything the process wrote to stdout so far (its log lines). */
   readonly output: () => string;
+  /** Everything the process wrote to stderr so far (V8's fatal errors). */
+  readonly errorOutput: () => string;
   /** Resident set size now, in bytes (Linux /proc VmRSS). */
   rss(): number;
   /** Peak resident set size so far, in bytes (Linux /proc VmHWM). */
@@ -43,8 +46,19 @@ function procStatusBytes(pid: number, field: string): number {
  * The gateway as a separate process started as `npm start` starts it, listening on an ephemeral loopback port.
  * `entry`: another build's `platform/node.js` (a benchmark measuring older code); default: this tree's.
  */
-export async function startChildGateway(env: Record<string, string>, entry = compiledEntry()): Promise<ChildGateway> {
-  const child = spawn(process.execPath, [...NPM_START.nodeFlags, entry], {
+/**
+ * `raiseDescriptorLimit`: the child's soft limit on open descriptors raised to its hard limit (spawned
+ * through `sh -c 'ulimit -n …; exec node …'`), for a test that opens more connections than a default
+ * soft limit of 1,024 allows.
+ */
+export async function startChildGateway(
+  env: Record<string, string>,
+  entry = compiledEntry(),
+  { raiseDescriptorLimit = false }: { readonly raiseDescriptorLimit?: boolean } = {},
+): Promise<ChildGateway> {
+  const argv = [process.execPath, ...NPM_START.nodeFlags, entry];
+  const [command, args] = raiseDescriptorLimit ? withHardDescriptorLimit(argv) : [argv[0]!, argv.slice(1)];
+  const child = spawn(command, args, {
     env: { ...process.env, ...NPM_START.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -70,6 +84,7 @@ export async function startChildGateway(env: Record<string, string>, entry = com
     url,
     process: child,
     output: () => output,
+    errorOutput: () => errors,
     rss: () => procStatusBytes(child.pid!, "VmRSS"),
     peakRss: () => procStatusBytes(child.pid!, "VmHWM"),
     exited: () => exit,

@@ -40,6 +40,25 @@ export class BodyTooLargeError extends Error {
   override readonly name = "BodyTooLargeError";
 }
 
+/**
+ * A request body that stopped arriving: its client closed the connection,
+ * or the platform gave up waiting for it (Node's request timeout, answered
+ * 408 by the listener). Not a failure of the gateway: answered (to nobody)
+ * and counted as 499, nginx's "client closed request".
+ */
+export class ClientClosedError extends Error {
+  override readonly name = "ClientClosedError";
+}
+
+/**
+ * No room for a request whose body is not read (the bulk routes' line of
+ * bodies being received is full, or a newer request took its place there):
+ * 503 `Service overloaded`, and the connection is closed, the body left unread.
+ */
+export class UnreadBodyOverloadedError extends Error {
+  override readonly name = "UnreadBodyOverloadedError";
+}
+
 /** Seconds an overloaded gateway asks clients to wait: answers in flight and queues drain within an RPC round trip or two. */
 export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
@@ -107,6 +126,23 @@ const OVERLOADED: Classified = {
   retryAfterSeconds: OVERLOADED_RETRY_AFTER_SECONDS,
 };
 
+/** The status nginx logs for a request whose client closed the connection before it was answered. */
+export const CLIENT_CLOSED_STATUS = 499;
+
+const CLIENT_CLOSED: Classified = {
+  status: CLIENT_CLOSED_STATUS as ContentfulStatusCode,
+  message: "Client closed request",
+  code: "CLIENT_CLOSED",
+  logged: false,
+  closesConnection: true,
+};
+
+/**
+ * Logged by its request line only: a crowd of connections that never send
+ * their bodies would otherwise write a warning with a stack for each.
+ */
+const OVERLOADED_UNREAD_BODY: Classified = { ...OVERLOADED, logged: false, closesConnection: true };
+
 const refusedOrInvalid = (code: string): Classified => chainAnswer(400, "Invalid input", code);
 const INVALID_INPUT_ERROR = refusedOrInvalid("InvalidInputError");
 const BODY_TOO_LARGE: Classified = { ...chainAnswer(413, "Request body too large", "BodyTooLargeError"), closesConnection: true };
@@ -127,6 +163,8 @@ export function classify(error: unknown, wording?: RouteWording): Classified {
   if (error instanceof InvalidInputError) return INVALID_INPUT_ERROR;
   if (error instanceof BodyTooLargeError) return BODY_TOO_LARGE;
   if (error instanceof RpcEndpointRefusedError) return RPC_REFUSED;
+  if (error instanceof ClientClosedError) return CLIENT_CLOSED;
+  if (error instanceof UnreadBodyOverloadedError) return OVERLOADED_UNREAD_BODY;
   if (error instanceof OverloadedError) return OVERLOADED;
   if (error instanceof RpcBudgetError) return budgetFailure(error);
   if (error instanceof RpcError) return rpcFailure(error);

@@ -69,7 +69,7 @@ export function finishAnswer(
   started: number,
   rpcGiven: boolean,
 ): Response {
-  const res = c.res;
+  let res = c.res;
   const { status } = res;
   if (!hasAllHeaders(c)) {
     const { headers } = res;
@@ -77,6 +77,10 @@ export function finishAnswer(
     if (shared !== undefined) headers.set("Cache-Control", cacheControlFor(shared, status));
     headers.set("Access-Control-Allow-Origin", "*");
     headers.set("X-Request-Id", c.get("requestId"));
+    // Hono answers HEAD with `new Response(null, answer)`, which on Node (@hono/node-server's Response)
+    // copies the headers the answer was built with, not those set on it since: a HEAD answer is given
+    // here with every header GET's has, and no body.
+    if (c.req.method === "HEAD") res = c.res = new Response(null, { status, headers });
   }
   const seconds = (performance.now() - started) / 1000;
   const failure = c.get("failure");

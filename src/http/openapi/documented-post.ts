@@ -1,11 +1,12 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../deps.js";
-import { InvalidInputError } from "../answer/classify.js";
+import { InvalidInputError, UnreadBodyOverloadedError } from "../answer/classify.js";
 import { declareAnswers } from "../answer/route-answers.js";
 import { OverloadedError } from "../../rpc/errors.js";
 import { Bulkhead } from "../../service/bulkhead.js";
-import { readBodyText } from "./request-body.js";
+import { ReceivingBodies } from "../../service/receiving-bodies.js";
+import { readBodyText, refuseDeclaredOverLimit } from "./request-body.js";
 import { type DocumentedRoute, type ExampleRequest, honoPath, operationId, responses } from "./documented-route.js";
 import { rejection, rpcQueryParam } from "./request-schemas.js";
 
@@ -21,10 +22,17 @@ export interface DocumentedPost<B extends z.ZodType>
   /** Bodies over this many bytes are refused (413) before they are read whole. */
   readonly maxBodyBytes: number;
   /**
-   * Requests answered at once; later ones wait, before their body is read,
-   * in arrival order. Bounds the memory of routes whose work grows with the body.
+   * Requests answered at once; later ones wait, their body read, in arrival
+   * order. Bounds the memory of routes whose work grows with the body.
    */
   readonly concurrency: number;
+  /**
+   * Requests receiving their body at once (see ReceivingBodies: one more
+   * takes the place of the one receiving longest, refused with 503), and
+   * requests waiting, their body read, for one of the `concurrency` places
+   * (past it, 503 at once). Each holds at most `maxBodyBytes` of body.
+   */
+  readonly line: { readonly receiving: number; readonly waiting: number };
   /** How long a request may hold its place before it is taken back (see BulkheadLimits.leaseMs); absent: until it answers. */
   readonly placeLeaseMs?: number;
   /** Longest a request waits for its place; past it, 503 `Service overloaded` (see BulkheadLimits.maxWaitMs). */
@@ -50,17 +58,21 @@ export function documentedPost<B extends z.ZodType>(
 ): void {
   const documented = { ...route, errors: { ...BODY_FAILURES, ...route.errors } };
   const answers = responses(documented);
-  // One place per request; none is refused for the line's length: a waiter holds only its place (its body
-  // is not read yet, so the socket's flow control keeps the bytes at the client), until it waited too long.
+  // A request takes a place once its body is complete: a client slow to send its body (or never sending
+  // it) holds only a place among those receiving, never one of the few places where work runs.
+  const receiving = new ReceivingBodies(
+    route.line.receiving,
+    () => new UnreadBodyOverloadedError("a newer bulk request took the place of this one, whose body had not arrived"),
+  );
   const admission = new Bulkhead(
     "bulk requests",
     {
       maxUnits: route.concurrency,
-      maxQueuedUnits: Infinity,
+      maxQueuedUnits: route.line.waiting,
       maxWaitMs: route.maxWaitMs,
       ...(route.placeLeaseMs !== undefined && { leaseMs: route.placeLeaseMs }),
     },
-    () => new OverloadedError("bulk requests waited past their deadline for their turn"),
+    () => new OverloadedError("too many bulk requests under way and waiting, or one waited past its deadline for its turn"),
   );
   const requestExamples = Object.fromEntries(
     Object.entries(route.examples).map(([key, example]) => [key, { summary: example.summary, value: example.requestBody }]),
@@ -83,12 +95,22 @@ export function documentedPost<B extends z.ZodType>(
       },
       responses: answers,
     });
-    const handle = (c: Context<AppEnv>): Promise<Response> => admission.run(1, () => answer(c, path));
+    const handle = async (c: Context<AppEnv>): Promise<Response> => {
+      const body = await bodyOf(c);
+      return admission.run(1, async () => handler(c, { body, path }));
+    };
     app.post(honoPath(path), declareAnswers(handle, { cache: route.cache, rpc: route.rpc }));
   }
 
-  async function answer(c: Context<AppEnv>, path: string): Promise<Response> {
-    const text = await readBodyText(c, route.maxBodyBytes);
+  async function bodyOf(c: Context<AppEnv>): Promise<z.output<B>> {
+    refuseDeclaredOverLimit(c, route.maxBodyBytes);
+    const place = receiving.enter();
+    let text: string;
+    try {
+      text = await readBodyText(c, route.maxBodyBytes, place.refused);
+    } finally {
+      place.leave();
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -97,6 +119,6 @@ export function documentedPost<B extends z.ZodType>(
     }
     const parsed = route.body.safeParse(json);
     if (!parsed.success) throw rejection(parsed.error);
-    return handler(c, { body: parsed.data, path });
+    return parsed.data;
   }
 }

@@ -16,12 +16,19 @@ export const MAX_BULK_NAMES = 1000;
 /** Largest bulk request body: 1,000 names of ~250 bytes in JSON. */
 export const MAX_BULK_BODY_BYTES = 256 * 1024;
 /**
- * Bulk requests resolving at once (both routes together); later ones wait
- * before their body is read. 64 requests of 1,000 names at once took the
+ * Bulk requests resolving at once (both routes together); later ones wait,
+ * their body read (see BULK_LINE). 64 requests of 1,000 names at once took the
  * compiled gateway's peak RSS to 169 MB without a limit
  * (test/http/bulk-rss.test.ts, which holds it under the bulk routes' 180 MB).
  */
 export const BULK_CONCURRENCY = 4;
+/**
+ * The bulk routes' line (both routes together): requests receiving their
+ * body, and requests waiting with it read for a place. Each holds at most
+ * 256 KiB of body, so the line holds at most 32 MiB of bodies; past it, 503
+ * (a request receiving its body longest gives its place to a newer one).
+ */
+export const BULK_LINE = { receiving: 64, waiting: 64 } as const;
 /**
  * Names per request budget of JSON-RPC calls: a bulk request may cause the
  * calls of one GET per 100 distinct names. 100 names need 4–10 calls (4 keys
@@ -88,6 +95,7 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       body: BulkBody,
       maxBodyBytes: MAX_BULK_BODY_BYTES,
       concurrency: BULK_CONCURRENCY,
+      line: BULK_LINE,
       maxWaitMs: deps.bulkWaitMs,
       ...(deps.workLeaseMs !== undefined && { placeLeaseMs: deps.workLeaseMs }),
       rpc: true,

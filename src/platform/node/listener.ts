@@ -28,6 +28,24 @@ export interface DrainableServer {
 }
 
 /**
+ * How long a connection the server closes after an answer written below the
+ * app (408 for a request or body not sent in time, 400, 431) stays open for
+ * the answer to reach a client that neither reads it nor closes: after it,
+ * the socket is destroyed. Node's HTTP server lets half of a connection stay
+ * open (`allowHalfOpen`): without this, a client that never closes would
+ * keep its socket and its descriptor for as long as it likes.
+ */
+export const CLOSE_GRACE_MS = 2000;
+
+/** Writes `bytes`, half-closes, and destroys the socket once the client closes its side too or after CLOSE_GRACE_MS. */
+function closeAfterAnswer(socket: Socket, bytes: string): void {
+  socket.end(bytes);
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+}
+
+/**
  * Every answer the process writes is in the envelope with CORS, including
  * the ones produced below the app: malformed requests rejected by Node's
  * parser, and requests the adapter cannot turn into a `Request` (missing or
@@ -68,14 +86,33 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
     listener,
   );
 
+  // The last request's answer on each socket: while it is not ended, a request timeout cuts off that
+  // request's body, which the app is waiting for.
+  const answering = new WeakMap<Socket, ServerResponse>();
+
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === "ECONNRESET" || !socket.writable) {
+    const last = answering.get(socket);
+    const inFlight = last && !last.writableEnded ? last : undefined;
+    // No second answer after one has begun on this socket.
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
     const { status, message } = parserFailure(error.code);
-    logger.info({ status, error: error.code ?? "client error" }, "request refused by the HTTP parser");
-    socket.end(outsideAppBytes(status, message));
+    // A request the app is answering (its body timed out) is reported by its own request line, as 499.
+    if (!inFlight) logger.info({ status, error: error.code ?? "client error" }, "request refused by the HTTP parser");
+    closeAfterAnswer(socket, outsideAppBytes(status, message));
+  });
+
+  // `Expect: 100-continue`: the client waits for `100 Continue` before it sends the body. It is sent
+  // when the app starts reading the body (the stream of the request is resumed), never for a body
+  // refused unread (413 on its declared length, a 405): Node's default would send it before the app
+  // has seen the request. Once an answer has begun, it is too late for one.
+  server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
+    request.once("resume", () => {
+      if (!response.headersSent && !response.writableEnded) response.writeContinue();
+    });
+    server.emit("request", request, response);
   });
 
   // CONNECT: Node hands the raw socket to "connect" listeners (and, without one, closes it with no
@@ -101,9 +138,10 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
   }
   let draining = false;
   // Runs before the app's listener, so the header is in place before any answer is written.
-  server.prependListener("request", (_: IncomingMessage, response: ServerResponse) => {
+  server.prependListener("request", (request: IncomingMessage, response: ServerResponse) => {
     if (draining) response.setHeader("Connection", "close");
     inFlight.add(response);
+    answering.set(request.socket, response);
     response.on("close", answered);
   });
 
