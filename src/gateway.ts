@@ -6,7 +6,7 @@ import { ResolveShortcut } from "./http/answer/repeat-answer.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
-import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
+import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints, namesConfiguredOf } from "./rpc/endpoints.js";
 import type { RpcEndpoint } from "./rpc/endpoint.js";
 import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
@@ -227,6 +227,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.
   const endpoints: EndpointSelector = shared ?? {
     select: (override) => makeEndpoints().select(override),
+    namesConfigured: namesConfiguredOf(config.rpcUrls),
     answerBytesInFlight: 0,
   };
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
@@ -258,6 +259,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
+    rateLimit: config.rpcRateLimit,
     bulkheads: routeBulkheads(
       config.bulkheads,
       {

@@ -48,8 +48,10 @@ export interface AppDeps {
   tokenizedSource(c: Context, viaOverride: boolean): TokenizedDomainSource;
   /** max-age of cacheable record routes (CACHE_TTL_SECONDS). */
   readonly cacheTtlSeconds: number;
-  /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
+  /** JSON-RPC calls that requests with `rpc` may cause per minute per client; 0: unlimited. */
   readonly overrideRateLimit: number;
+  /** JSON-RPC calls to `RPC_URL` that one client's requests may cause per minute; 0: unlimited. */
+  readonly rateLimit: number;
   /** Lets the event loop serve other requests between slices of a request's work over RPC-supplied lists. */
   readonly yieldToLoop: YieldToLoop;
   /** Header a trusted proxy sets with the client IP; undefined: the socket's peer. */
@@ -82,15 +84,17 @@ export interface AppEnv {
      * allows that many times the endpoint's JSON-RPC calls.
      */
     budgetCallsScale: number;
-    /** The client's allowance of RPC calls, for requests naming an override (frame/override-rate-limit.ts). */
+    /** The client's allowance of RPC calls (frame/client-call-limit.ts). */
     costAllowance: CostAllowance;
+    /** The client the request is counted for, once worked out (frame/client-key.ts). */
+    clientKey: string;
     /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */
     sharedCacheControl: string;
     /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
     /** Set by the bulk routes: what the request's log line reports of its names. */
     bulk: BulkTally;
-    /** Something put headers on Hono's context (the override rate limiter): answers are built by Hono, which keeps them. */
-    contextHeaders: true;
+    /** Headers a step before the route decided for the answer, names in lower case (answer/envelope.ts, `addAnswerHeaders`). */
+    answerHeaders: Readonly<Record<string, string>>;
   };
 }

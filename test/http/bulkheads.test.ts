@@ -50,3 +50,57 @@ describe("bulkheads", () => {
     expect(answer.status).toBe(200);
   });
 });
+
+/**
+ * Fair shares over real HTTP: one client's burst of the largest `/multiple-primary-domains` requests
+ * fills the wallets bulkhead and its line; another client's requests meanwhile are started ahead of
+ * the burst's surplus (service/bulkhead.ts), so they are answered, promptly, never refused.
+ */
+describe("bulkheads: each client its fair share", () => {
+  const BURST = 1024;
+  const HOG = "198.51.100.7";
+  const OTHER = "203.0.113.9";
+  const wallets = Array.from({ length: 100 }, (_, i) => ["alice", "bob", "carol", "dave", "mallory"][i % 5]!);
+  let fair: Stack;
+  let burstAgent: Agent;
+  let walletsPath: string;
+  beforeAll(async () => {
+    const { identity } = await import("../../src/localnet/index.js");
+    walletsPath = `/multiple-primary-domains/${wallets.map((name) => identity(name).address).join(",")}`;
+    // Clients told apart by the header a proxy would set; the cost limit is another test's.
+    fair = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { CLIENT_IP_HEADER: "x-real-ip", RPC_RATE_LIMIT: "0" });
+    burstAgent = new Agent({ connections: BURST, pipelining: 1 });
+  });
+  afterAll(async () => {
+    await burstAgent?.close();
+    await fair?.close();
+  });
+
+  it(`one client's burst of ${BURST} × 100 wallets: another client's requests meanwhile all 200, each within 5 s`, async () => {
+    const statuses = new Map<number, number>();
+    let burstOver = false;
+    const burst = Promise.all(
+      Array.from({ length: BURST }, async () => {
+        const answer = await request(`${fair.gateway.url}${walletsPath}`, { dispatcher: burstAgent, headers: { "x-real-ip": HOG } });
+        await answer.body.dump();
+        statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
+      }),
+    ).finally(() => (burstOver = true));
+    // Once the burst is in the line, the other client asks, one request after another.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const others: { status: number; ms: number; duringBurst: boolean }[] = [];
+    for (let i = 0; i < 8; i++) {
+      const sent = performance.now();
+      const answer = await fair.get(walletsPath, { headers: { "x-real-ip": OTHER } });
+      others.push({ status: answer.status, ms: Math.round(performance.now() - sent), duringBurst: !burstOver });
+    }
+    await burst;
+    console.log(
+      `fair shares: burst ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}; other client: ` +
+        others.map((o) => `${o.status} ${o.ms} ms${o.duringBurst ? "" : " (after)"}`).join(", "),
+    );
+    expect(others.filter((o) => o.duringBurst).length).toBeGreaterThan(0);
+    for (const other of others) expect(other.status).toBe(200);
+    expect(Math.max(...others.map((o) => o.ms))).toBeLessThan(5_000);
+  }, 120_000);
+});

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { OverloadedError } from "../../src/rpc/errors.js";
-import { Bulkhead } from "../../src/service/bulkhead.js";
+import { Bulkhead, SHARE } from "../../src/service/bulkhead.js";
 
 const refusal = () => new OverloadedError("full");
 
@@ -70,6 +70,43 @@ describe("Bulkhead", () => {
   it("runs work larger than its limit alone rather than never", async () => {
     const bulkhead = new Bulkhead("t", { maxUnits: 5, maxQueuedUnits: 100 }, refusal);
     expect(await bulkhead.run(50, async () => "alone")).toBe("alone");
+  });
+
+  describe("fair shares: one client's burst does not hold others back", () => {
+    it("starts another client's work ahead of the surplus of a client past its share", async () => {
+      const bulkhead = new Bulkhead("t", { maxUnits: 4, maxQueuedUnits: 400 }, refusal);
+      const log: string[] = [];
+      const hog = Array.from({ length: 12 }, (_, i) => gate(log, `hog${i}`));
+      const hogRuns = hog.map((work) => bulkhead.run(1, work.task, "hog"));
+      await Promise.resolve();
+      // Alone, the hog fills every place: none is left empty.
+      expect(log).toEqual(["hog0", "hog1", "hog2", "hog3"]);
+      expect(bulkhead.loadOf("hog")).toEqual({ running: 4, queued: 8 });
+      const other = gate(log, "other");
+      const otherRun = bulkhead.run(1, other.task, "other");
+      // The first place given back goes to the other client, not to the hog's next in line.
+      hog[0]!.release();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(log.slice(4)).toEqual(["other"]);
+      other.release();
+      expect(await otherRun).toBe("other");
+      for (const work of hog) work.release();
+      await Promise.all(hogRuns);
+      expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
+      expect(bulkhead.loadOf("hog")).toEqual({ running: 0, queued: 0 });
+    });
+
+    it(`refuses a client's work past its share (${SHARE}) of the line, never another's`, async () => {
+      const bulkhead = new Bulkhead("t", { maxUnits: 1, maxQueuedUnits: 8 }, refusal);
+      const log: string[] = [];
+      const first = gate(log, "first");
+      const running = bulkhead.run(1, first.task, "hog");
+      const queued = [bulkhead.run(1, async () => "q1", "hog"), bulkhead.run(1, async () => "q2", "hog")];
+      await expect(bulkhead.run(1, async () => "past its share", "hog")).rejects.toBeInstanceOf(OverloadedError);
+      const others = Array.from({ length: 2 }, (_, i) => bulkhead.run(1, async () => `other${i}`, "other"));
+      first.release();
+      expect(await Promise.all([running, ...queued, ...others])).toEqual(["first", "q1", "q2", "other0", "other1"]);
+    });
   });
 
   describe("with a lease (Workers: a cancelled request never runs its finally)", () => {

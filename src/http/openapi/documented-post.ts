@@ -22,13 +22,15 @@ export interface DocumentedPost<B extends z.ZodType>
   readonly maxBodyBytes: number;
   /**
    * Requests answered at once; later ones wait, before their body is read,
-   * in arrival order. Bounds the memory of routes whose work grows with the body.
+   * in arrival order but for each client's fair share. Bounds the memory of routes whose work grows with the body.
    */
   readonly concurrency: number;
   /** How long a request may hold its place before it is taken back (see BulkheadLimits.leaseMs); absent: until it answers. */
   readonly placeLeaseMs?: number;
   /** Longest a request waits for its place; past it, 503 `Service overloaded` (see BulkheadLimits.maxWaitMs). */
   readonly maxWaitMs: number;
+  /** The client a request is counted for: each gets its fair share of the places (service/bulkhead.ts). */
+  clientOf(c: Context<AppEnv>): string;
   readonly examples: Readonly<Record<string, ExamplePost>>;
 }
 
@@ -83,7 +85,7 @@ export function documentedPost<B extends z.ZodType>(
       },
       responses: answers,
     });
-    const handle = (c: Context<AppEnv>): Promise<Response> => admission.run(1, () => answer(c, path));
+    const handle = (c: Context<AppEnv>): Promise<Response> => admission.run(1, () => answer(c, path), route.clientOf(c));
     app.post(honoPath(path), declareAnswers(handle, { cache: route.cache, rpc: route.rpc }));
   }
 

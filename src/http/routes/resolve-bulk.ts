@@ -1,3 +1,4 @@
+import { clientOf } from "../frame/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Address } from "@solana/kit";
@@ -89,6 +90,7 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       maxBodyBytes: MAX_BULK_BODY_BYTES,
       concurrency: BULK_CONCURRENCY,
       maxWaitMs: deps.bulkWaitMs,
+      clientOf: clientOf(deps),
       ...(deps.workLeaseMs !== undefined && { placeLeaseMs: deps.workLeaseMs }),
       rpc: true,
       cache: "none",
