@@ -23,9 +23,8 @@ describe("a shared read whose first asker runs out of its allowance midway", () 
   afterAll(() => stack?.close());
 
   it("fails only the attacker (429): the bystanders that joined it get the name's answer", async () => {
-    // A tokenized name takes several reads one after another (its accounts, the mint's largest holders,
-    // the holder's token account): the attacker can pay for the first only.
-    expect((await stack.get("/resolve/bonfida.sns", { headers: { "x-real-ip": "192.0.2.200" } })).body).toEqual(BONFIDA_HOLDER);
+    // A tokenized name asked for the first time takes several reads one after another (its accounts,
+    // the mint's largest holders, the holder's token account): the attacker can pay for the first only.
     const outcome = await sharedReadAttack(stack.gateway.url, {
       attacker: client("198.51.100.66"),
       spendPath: "/resolve/plain.sns",
