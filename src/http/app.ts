@@ -35,7 +35,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     endpoints: deps.endpoints,
     yieldToLoop: deps.yieldToLoop,
     clientOf: clientOf(deps),
-    ...(deps.rateLimit > 0 && { callLimit: new ClientCallLimit(deps.rateLimit) }),
+    ...(deps.callLimit && { callLimit: deps.callLimit }),
     ...(deps.overrideRateLimit > 0 && { overrideLimit: new ClientCallLimit(deps.overrideRateLimit) }),
   });
 

@@ -11,6 +11,7 @@ import type { MetricsExporter, Telemetry } from "../telemetry.js";
 import type { ResolveShortcut } from "./answer/repeat-answer.js";
 import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
 import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
+import type { ClientCallLimit } from "./frame/client-call-limit.js";
 
 /** What a bulk request asked for and got, for its log line (see README, "Request log"). */
 export interface BulkTally {
@@ -50,8 +51,8 @@ export interface AppDeps {
   readonly cacheTtlSeconds: number;
   /** JSON-RPC calls that requests with `rpc` may cause per minute per client; 0: unlimited. */
   readonly overrideRateLimit: number;
-  /** JSON-RPC calls to `RPC_URL` that one client's requests may cause per minute; 0: unlimited. */
-  readonly rateLimit: number;
+  /** What one client's requests may cost `RPC_URL` (RPC_RATE_LIMIT), shared with what answers before the app; absent: unlimited. */
+  readonly callLimit?: ClientCallLimit;
   /** Lets the event loop serve other requests between slices of a request's work over RPC-supplied lists. */
   readonly yieldToLoop: YieldToLoop;
   /** Header a trusted proxy sets with the client IP; undefined: the socket's peer. */

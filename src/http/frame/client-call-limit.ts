@@ -5,6 +5,14 @@ import type { AppEnv } from "../deps.js";
 import { addAnswerHeaders, fail } from "../answer/envelope.js";
 
 const WINDOW_MS = 60_000;
+
+/** What an answer tells its client of its window (names in lower case, as answers carry them). */
+interface RateLimitHeaders extends Readonly<Record<string, string>> {
+  readonly "ratelimit-limit": string;
+  readonly "ratelimit-policy": string;
+  readonly "ratelimit-remaining": string;
+  readonly "ratelimit-reset": string;
+}
 /** Clients remembered at once; the least recently seen are forgotten (and start a fresh window). */
 const MAX_CLIENTS = 20_000;
 
@@ -69,20 +77,39 @@ export class ClientCallLimit {
    * answers 429 with `Retry-After` once the client has no calls left.
    */
   admit(c: Context<AppEnv>, client: string): Response | undefined {
-    let window = this.clients.get(client);
-    if (!window) this.clients.set(client, (window = new ClientWindow(this.callsPerMinute)));
-    const now = Date.now();
-    const remaining = window.remaining(now);
-    const reset = String(window.resetSeconds(now));
-    // Remaining: the calls left when the request was let in (its own are taken as they are sent).
-    addAnswerHeaders(c, {
-      "ratelimit-limit": this.limit,
-      "ratelimit-policy": this.policy,
-      "ratelimit-remaining": String(Math.max(0, remaining)),
-      "ratelimit-reset": reset,
-    });
-    if (remaining <= 0) return fail(c, 429, "Too many requests", { headers: { "retry-after": reset } });
+    const window = this.windowOf(client);
+    const headers = this.headersOf(window);
+    addAnswerHeaders(c, headers);
+    if (headers["ratelimit-remaining"] === "0") return fail(c, 429, "Too many requests", { headers: { "retry-after": headers["ratelimit-reset"] } });
     c.set("costAllowance", window);
     return undefined;
+  }
+
+  /**
+   * The `RateLimit-*` headers of an answer given to `client` without
+   * reading the chain (a repeat answered from the resolve cache before the
+   * app, http/answer/repeat-answer.ts), or undefined once it has no calls
+   * left: the app then answers it, with its 429.
+   */
+  headersFor(client: string): RateLimitHeaders | undefined {
+    const headers = this.headersOf(this.windowOf(client));
+    return headers["ratelimit-remaining"] === "0" ? undefined : headers;
+  }
+
+  private windowOf(client: string): ClientWindow {
+    let window = this.clients.get(client);
+    if (!window) this.clients.set(client, (window = new ClientWindow(this.callsPerMinute)));
+    return window;
+  }
+
+  /** Remaining: the calls left when the request was let in (its own are taken as they are sent). */
+  private headersOf(window: ClientWindow): RateLimitHeaders {
+    const now = Date.now();
+    return {
+      "ratelimit-limit": this.limit,
+      "ratelimit-policy": this.policy,
+      "ratelimit-remaining": String(Math.max(0, window.remaining(now))),
+      "ratelimit-reset": String(window.resetSeconds(now)),
+    };
   }
 }

@@ -51,17 +51,21 @@ export function canonicalClientKey(text: string): string | undefined {
 export function clientKeyOf(c: Context<AppEnv>, header: string | undefined, peerAddress: (c: Context) => string | undefined): string {
   const known = c.get("clientKey");
   if (known !== undefined) return known;
-  let key: string | undefined;
-  if (header) {
-    const value = c.req.header(header);
-    if (value !== undefined) key = canonicalClientKey(value.slice(value.lastIndexOf(",") + 1));
-  }
-  if (key === undefined) {
-    const peer = peerAddress(c);
-    key = (peer !== undefined && canonicalClientKey(peer)) || (peer ?? "unknown");
-  }
+  const key = clientKeyFrom(header ? c.req.header(header) : undefined, () => peerAddress(c));
   c.set("clientKey", key);
   return key;
+}
+
+/**
+ * The client of a request from the value of CLIENT_IP_HEADER (undefined
+ * when unset or absent) and its socket's peer (see `clientKeyOf`), for
+ * what answers before the app (http/answer/repeat-answer.ts) as for the app.
+ */
+export function clientKeyFrom(headerValue: string | undefined, peerAddress: () => string | undefined): string {
+  const key = headerValue === undefined ? undefined : canonicalClientKey(headerValue.slice(headerValue.lastIndexOf(",") + 1));
+  if (key !== undefined) return key;
+  const peer = peerAddress();
+  return (peer !== undefined && canonicalClientKey(peer)) || (peer ?? "unknown");
 }
 
 /** `clientKeyOf` with the gateway's settings: what routes pass to their bulkheads. */
