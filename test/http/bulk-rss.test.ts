@@ -15,7 +15,10 @@ import { NPM_START } from "../../testkit/npm-start.js";
  * client (RPC_RATE_LIMIT=0: as many clients as requests could send them).
  * Node only: it is about the Node process.
  */
-/** README, bulk resolution: 64 and 256 bulk requests at once stay under 200 MB (measured 169.9–183.1 MB on Node 20.20, five runs). */
+/**
+ * README, bulk resolution: 64 and 256 bulk requests at once stay under 200 MB (measured on Node 20.20 over
+ * four runs: 137.2–139.9 and 143.5–150.2 MB; 180.5 and 198.0 MB in an earlier measurement).
+ */
 const RSS_BUDGET = rssStatement(200);
 const MB = 1024 * 1024;
 const WAVES = [64, 256];
