@@ -78,6 +78,8 @@ interface Waiting {
   readonly units: number;
   readonly client: ClientLoad;
   start(holding: Holding): void;
+  /** Refuses it in the line (its client's surplus, making room for another client's work). */
+  refuse(error: Error): void;
 }
 
 /** One client's units under way and waiting; forgotten once both are 0. */
@@ -96,13 +98,14 @@ interface ClientLoad {
  * Bounded memory). A waiting request holds only its parsed input.
  *
  * Fair shares, by client (the key the rate limits count by, http/frame/client-key.ts):
- * one client may hold at most a `SHARE` of the line, past which its work is
- * refused, and of the places under way while another client's work waits:
- * work waits in arrival order, except that work of a client holding less
- * than its share is started ahead of the surplus of a client holding more.
- * Places nobody else waits for are not left empty: a client alone may fill
- * them all, and another that arrives waits only for the first of them to be
- * given back.
+ * while another client's work waits, no client holds more than a `SHARE` of
+ * the places under way or of the line. Work waits in arrival order, except
+ * that work of a client holding less than its share of the places is started
+ * ahead of the surplus of a client holding more; and when the line is full,
+ * work of a client holding less than its share of it takes the place of the
+ * newest surplus of a client holding more, which is refused. Places and line
+ * nobody else needs are not left empty: a client alone may fill them all, and
+ * another that arrives waits only for the first place to be given back.
  */
 export class Bulkhead {
   private running = 0;
@@ -143,7 +146,7 @@ export class Bulkhead {
     if (this.waiting.length === 0 && this.fits(units)) {
       holding = this.hold(units, load);
     } else {
-      if (this.queued + units > this.limits.maxQueuedUnits || (load.queued > 0 && load.queued + units > this.limits.maxQueuedUnits * SHARE)) {
+      if (this.queued + units > this.limits.maxQueuedUnits && !this.makeRoom(units, load)) {
         this.forgetIfIdle(load);
         throw this.refusal();
       }
@@ -166,7 +169,7 @@ export class Bulkhead {
   /** A place in the line; refused once it has waited `maxWaitMs`. */
   private wait(units: number, client: ClientLoad): Promise<Holding> {
     const { maxWaitMs } = this.limits;
-    if (maxWaitMs === undefined) return new Promise<Holding>((start) => this.waiting.push({ units, client, start }));
+    if (maxWaitMs === undefined) return new Promise<Holding>((start, refuse) => this.waiting.push({ units, client, start, refuse }));
     return new Promise<Holding>((start, refuse) => {
       const waiting: Waiting = {
         units,
@@ -174,6 +177,10 @@ export class Bulkhead {
         start: (holding) => {
           clearTimeout(timer);
           start(holding);
+        },
+        refuse: (error) => {
+          clearTimeout(timer);
+          refuse(error);
         },
       };
       const timer = setTimeout(() => {
@@ -203,6 +210,39 @@ export class Bulkhead {
 
   private forgetIfIdle(load: ClientLoad): void {
     if (load.running <= 0 && load.queued <= 0) this.clients.delete(load.key);
+  }
+
+  /**
+   * Makes room in the full line for `units` of `client`, when it holds less
+   * than its share of the line: the newest work of clients holding more than
+   * theirs is refused until the units fit. False (nothing refused) when they
+   * would not.
+   */
+  private makeRoom(units: number, client: ClientLoad): boolean {
+    const share = this.limits.maxQueuedUnits * SHARE;
+    if (client.queued + units > share) return false;
+    let freed = 0;
+    const over = new Map<ClientLoad, number>();
+    for (let i = this.waiting.length - 1; i >= 0 && this.queued - freed + units > this.limits.maxQueuedUnits; i--) {
+      const waiting = this.waiting[i]!;
+      const queued = over.get(waiting.client) ?? waiting.client.queued;
+      if (waiting.client === client || queued <= share) continue;
+      over.set(waiting.client, queued - waiting.units);
+      freed += waiting.units;
+    }
+    if (this.queued - freed + units > this.limits.maxQueuedUnits) return false;
+    for (let i = this.waiting.length - 1; i >= 0 && freed > 0; i--) {
+      const waiting = this.waiting[i]!;
+      const left = over.get(waiting.client);
+      if (left === undefined || waiting.client.queued <= left) continue;
+      this.waiting.splice(i, 1);
+      this.queued -= waiting.units;
+      waiting.client.queued -= waiting.units;
+      freed -= waiting.units;
+      this.forgetIfIdle(waiting.client);
+      waiting.refuse(this.refusal());
+    }
+    return true;
   }
 
   /** Whether `units` more keep `client` within its share of the places (one piece of work always is). */

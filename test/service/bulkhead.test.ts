@@ -96,16 +96,27 @@ describe("Bulkhead", () => {
       expect(bulkhead.loadOf("hog")).toEqual({ running: 0, queued: 0 });
     });
 
-    it(`refuses a client's work past its share (${SHARE}) of the line, never another's`, async () => {
+    it(`a client alone may fill the line; once it is full, another client's work takes the place of its newest surplus past its share (${SHARE})`, async () => {
       const bulkhead = new Bulkhead("t", { maxUnits: 1, maxQueuedUnits: 8 }, refusal);
       const log: string[] = [];
       const first = gate(log, "first");
       const running = bulkhead.run(1, first.task, "hog");
-      const queued = [bulkhead.run(1, async () => "q1", "hog"), bulkhead.run(1, async () => "q2", "hog")];
-      await expect(bulkhead.run(1, async () => "past its share", "hog")).rejects.toBeInstanceOf(OverloadedError);
+      const queued = Array.from({ length: 8 }, (_, i) => bulkhead.run(1, async () => `q${i}`, "hog").catch((error: unknown) => error));
+      expect(bulkhead.loadOf("hog")).toEqual({ running: 1, queued: 8 });
+      // The line is full: the hog's own next work is refused, another client's is let in.
+      await expect(bulkhead.run(1, async () => "past the line", "hog")).rejects.toBeInstanceOf(OverloadedError);
       const others = Array.from({ length: 2 }, (_, i) => bulkhead.run(1, async () => `other${i}`, "other"));
+      expect(bulkhead.loadOf("hog")).toEqual({ running: 1, queued: 6 });
+      expect(bulkhead.loadOf("other")).toEqual({ running: 0, queued: 2 });
+      // Past its share of the line (2 of 8), another client's work is refused too when the line is full.
+      await expect(bulkhead.run(1, async () => "other past its share", "other")).rejects.toBeInstanceOf(OverloadedError);
       first.release();
-      expect(await Promise.all([running, ...queued, ...others])).toEqual(["first", "q1", "q2", "other0", "other1"]);
+      const settled = await Promise.all([running, ...queued, ...others]);
+      expect(settled.slice(0, 7)).toEqual(["first", "q0", "q1", "q2", "q3", "q4", "q5"]);
+      // The hog's newest two were refused to make room.
+      for (const refused of settled.slice(7, 9)) expect(refused).toBeInstanceOf(OverloadedError);
+      expect(settled.slice(9)).toEqual(["other0", "other1"]);
+      expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
     });
   });
 
