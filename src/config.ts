@@ -92,6 +92,14 @@ const headerName = z
     return name;
   });
 
+/**
+ * JSON-RPC calls to `RPC_URL` one client may cause per minute (RPC_RATE_LIMIT). Measured against the
+ * localnet (test/http/bulk-cost.test.ts): a lookup costs 1–4 calls, a bulk request of 1,000 names 40–41,
+ * of 1,000 tokenized names 1,050. 20,000 is a lookup every 12 ms for the whole minute, far past any
+ * wallet, or 19 bulk requests of tokenized names a minute, where 256 of them at once caused 67,200.
+ */
+const RPC_RATE_LIMIT_DEFAULT = 20_000;
+
 const schema = z.object({
   PORT: intFrom(3000, 0, 65535),
   HOST: z.string().optional().transform((v) => v?.trim() || "0.0.0.0"),
@@ -113,6 +121,7 @@ const schema = z.object({
   TOKENIZED_INDEX_FLOOR_GIVE_UP_MS: intFrom(10_000, 100, 600_000),
   RPC_OVERRIDE_HOSTS: hostList,
   RPC_OVERRIDE_RATE_LIMIT: intFrom(1200, 0, 100_000_000),
+  RPC_RATE_LIMIT: intFrom(RPC_RATE_LIMIT_DEFAULT, 0, 100_000_000),
   RPC_BUDGET_MS: intFrom(30_000, 100, 600_000),
   RPC_BUDGET_CALLS: intFrom(5000, 1, 10_000_000),
   RPC_BUDGET_BYTES: intFrom(256 * 1024 * 1024, 1024, 2 ** 40),
@@ -162,6 +171,8 @@ export interface GatewayConfig {
   readonly rpcOverrideHosts: ReadonlySet<string> | undefined;
   /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
   readonly rpcOverrideRateLimit: number;
+  /** JSON-RPC calls to `RPC_URL` one client's requests may cause per minute (RPC_RATE_LIMIT); 0: unlimited. */
+  readonly rpcRateLimit: number;
   /** What one request on `RPC_URL` may cause (RPC_BUDGET_*). */
   readonly rpcBudget: BudgetLimits;
   /** What one request naming an `rpc` override may cause (RPC_OVERRIDE_BUDGET_*). */
@@ -213,6 +224,7 @@ export function loadConfig(env: Env): GatewayConfig {
     tokenizedIndexFloorGiveUpMs: e.TOKENIZED_INDEX_FLOOR_GIVE_UP_MS,
     rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
     rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
+    rpcRateLimit: e.RPC_RATE_LIMIT,
     bulkheads: { records: e.BULKHEAD_RECORDS, wallets: e.BULKHEAD_WALLETS, overrideLists: e.BULKHEAD_OVERRIDE_LISTS },
     rpcBudget: {
       deadlineMs: e.RPC_BUDGET_MS,

@@ -3,10 +3,11 @@ import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
 import { type RouteAnswers, answersLookup } from "./http/answer/route-answers.js";
 import { ResolveShortcut } from "./http/answer/repeat-answer.js";
+import { ClientCallLimit } from "./http/frame/client-call-limit.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
-import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints } from "./rpc/endpoints.js";
+import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints, namesConfiguredOf } from "./rpc/endpoints.js";
 import type { RpcEndpoint } from "./rpc/endpoint.js";
 import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
@@ -228,6 +229,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.
   const endpoints: EndpointSelector = shared ?? {
     select: (override) => makeEndpoints().select(override),
+    namesConfigured: namesConfiguredOf(config.rpcUrls),
     answerBytesInFlight: 0,
   };
   // RPC_URL gets an index of the tokenizer; `rpc` overrides scan per request, as upstream.
@@ -241,9 +243,18 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     ? Math.max(config.rpcBudget.deadlineMs, config.rpcOverrideBudget.deadlineMs) + config.rpcTimeoutMs
     : undefined;
   // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
+  // One count of RPC_URL calls per client, for the app and for repeats answered before it.
+  const callLimit = config.rpcRateLimit > 0 ? new ClientCallLimit(config.rpcRateLimit) : undefined;
   const resolveShortcut =
     shared && trusted && config.resolveCacheTtlMs > 0 && accelerators.requestKey
-      ? new ResolveShortcut({ resolver, endpoints: shared, logger: platform.logger, telemetry, keyOf: accelerators.requestKey })
+      ? new ResolveShortcut({
+          resolver,
+          endpoints: shared,
+          logger: platform.logger,
+          telemetry,
+          keyOf: accelerators.requestKey,
+          ...(callLimit && { callLimit }),
+        })
       : undefined;
   const app = createApp({
     endpoints,
@@ -259,6 +270,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     metrics: platform.metrics,
     cacheTtlSeconds: config.cacheTtlSeconds,
     overrideRateLimit: config.rpcOverrideRateLimit,
+    ...(callLimit && { callLimit }),
     bulkheads: routeBulkheads(
       config.bulkheads,
       {

@@ -7,7 +7,8 @@ import { answerFailure } from "./answer/failure.js";
 import { allowedMethodsOn } from "./answer/allowed-methods.js";
 import { methodNotAllowedAnswer, methodNotAllowedOn } from "./answer/method-not-allowed.js";
 import { UNMATCHED_ANSWERS, answersOf, declareAnswers } from "./answer/route-answers.js";
-import { overrideRateLimit } from "./frame/override-rate-limit.js";
+import { ClientCallLimit } from "./frame/client-call-limit.js";
+import { clientOf } from "./frame/client-key.js";
 import { buildDocument } from "./openapi/document.js";
 import { type Answerer, type RequestFrame, requestFrame } from "./frame/frame.js";
 import { routePatternOf } from "./answer/request-log.js";
@@ -38,9 +39,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     endpoints: deps.endpoints,
     yieldToLoop: deps.yieldToLoop,
     allowedMethods,
-    ...(deps.overrideRateLimit > 0
-      ? { overrideLimit: overrideRateLimit(deps.overrideRateLimit, deps.clientIpHeader, deps.peerAddress) }
-      : {}),
+    clientOf: clientOf(deps),
+    ...(deps.callLimit && { callLimit: deps.callLimit }),
+    ...(deps.overrideRateLimit > 0 && { overrideLimit: new ClientCallLimit(deps.overrideRateLimit) }),
   });
 
   if (deps.metrics) mountFramed(app, metricsRoute(deps.metrics), frame);

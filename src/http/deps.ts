@@ -11,6 +11,7 @@ import type { MetricsExporter, Telemetry } from "../telemetry.js";
 import type { ResolveShortcut } from "./answer/repeat-answer.js";
 import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
 import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
+import type { ClientCallLimit } from "./frame/client-call-limit.js";
 
 /** What a bulk request asked for and got, for its log line (see README, "Request log"). */
 export interface BulkTally {
@@ -48,8 +49,10 @@ export interface AppDeps {
   tokenizedSource(c: Context, viaOverride: boolean): TokenizedDomainSource;
   /** max-age of cacheable record routes (CACHE_TTL_SECONDS). */
   readonly cacheTtlSeconds: number;
-  /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
+  /** JSON-RPC calls that requests with `rpc` may cause per minute per client; 0: unlimited. */
   readonly overrideRateLimit: number;
+  /** What one client's requests may cost `RPC_URL` (RPC_RATE_LIMIT), shared with what answers before the app; absent: unlimited. */
+  readonly callLimit?: ClientCallLimit;
   /** Lets the event loop serve other requests between slices of a request's work over RPC-supplied lists. */
   readonly yieldToLoop: YieldToLoop;
   /** Header a trusted proxy sets with the client IP; undefined: the socket's peer. */
@@ -82,15 +85,17 @@ export interface AppEnv {
      * allows that many times the endpoint's JSON-RPC calls.
      */
     budgetCallsScale: number;
-    /** The client's allowance of RPC calls, for requests naming an override (frame/override-rate-limit.ts). */
+    /** The client's allowance of RPC calls (frame/client-call-limit.ts). */
     costAllowance: CostAllowance;
+    /** The client the request is counted for, once worked out (frame/client-key.ts). */
+    clientKey: string;
     /** Cache-Control of this request's answer if it succeeds (errors: `no-store`); see answer/cache-policy.ts. */
     sharedCacheControl: string;
     /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
     envelopeAnswer: Response;
     /** Set by the bulk routes: what the request's log line reports of its names. */
     bulk: BulkTally;
-    /** Something put headers on Hono's context (the override rate limiter): answers are built by Hono, which keeps them. */
-    contextHeaders: true;
+    /** Headers a step before the route decided for the answer, names in lower case (answer/envelope.ts, `addAnswerHeaders`). */
+    answerHeaders: Readonly<Record<string, string>>;
   };
 }

@@ -55,8 +55,15 @@ const deferByTimer: Defer = (task) => {
 
 interface Pending {
   readonly key: string;
-  /** The request that first asked for it (requests sharing a read in flight pay nothing more). */
+  /** The request that first asked for it. */
   readonly budget: RequestBudget | undefined;
+  /**
+   * Requests that asked for it while it was queued: they pay for the call
+   * that carries it too, so it is sent while any of them can pay (one whose
+   * budget or allowance ran out fails no one else's read). Requests sharing
+   * a read already sent pay nothing more.
+   */
+  joiners?: RequestBudget[];
   resolve(account: AccountData | null): void;
   reject(error: unknown): void;
 }
@@ -69,7 +76,22 @@ type GroupResult =
 interface PendingCall {
   readonly call: RpcCall;
   readonly budget: RequestBudget | undefined;
+  /** As Pending's: requests sharing this call (a coalesced one) while it is queued. */
+  joiners?: RequestBudget[];
   settle(outcome: RpcOutcome): void;
+}
+
+/** A queued call others may share: `join` adds a request that pays for it too, until it is sent. */
+export interface SharedCall {
+  readonly outcome: Promise<RpcOutcome>;
+  join(budget: RequestBudget | undefined): void;
+}
+
+/** Adds `budget` to the requests paying for a queued read or call. */
+function addJoiner(pending: { readonly budget: RequestBudget | undefined; joiners?: RequestBudget[] }, budget: RequestBudget | undefined): void {
+  if (!budget || budget === pending.budget) return;
+  const joiners = (pending.joiners ??= []);
+  if (!joiners.includes(budget)) joiners.push(budget);
 }
 
 /**
@@ -80,6 +102,8 @@ interface PendingCall {
  */
 export class AccountLoader {
   private readonly shared = new Map<string, Promise<AccountData | null>>();
+  /** The reads of `shared` not sent yet, by key: who joins one pays for it too. */
+  private readonly queuedByKey = new Map<string, Pending>();
   private queue: Pending[] = [];
   private calls: PendingCall[] = [];
   private inFlight = 0;
@@ -106,13 +130,17 @@ export class AccountLoader {
     const existing = this.shared.get(key);
     if (existing) {
       this.telemetry.coalesced("account");
+      const queued = this.queuedByKey.get(key);
+      if (queued) addJoiner(queued, budget);
       return existing;
     }
     if (this.queue.length >= this.options.maxQueuedKeys) {
       return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     const promise = new Promise<AccountData | null>((resolve, reject) => {
-      this.queue.push({ key, budget, resolve, reject });
+      const pending: Pending = { key, budget, resolve, reject };
+      this.queue.push(pending);
+      this.queuedByKey.set(key, pending);
     });
     this.telemetry.rpcQueueChanged(1);
     this.shared.set(key, promise);
@@ -124,18 +152,33 @@ export class AccountLoader {
 
   /** Any other call, sent with the next batch; its outcome is settled on its own. `budget`: as for `load`. */
   enqueueCall(call: RpcCall, budget?: RequestBudget): Promise<RpcOutcome> {
+    return this.enqueueSharedCall(call, budget).outcome;
+  }
+
+  /** `enqueueCall`, for a call concurrent requests share: each that joins it while it is queued pays for it too. */
+  enqueueSharedCall(call: RpcCall, budget?: RequestBudget): SharedCall {
     try {
       budget?.check();
     } catch (error) {
-      return Promise.resolve({ ok: false, error: error as Error });
+      return { outcome: Promise.resolve({ ok: false, error: error as Error }), join: noJoin };
     }
     if (this.calls.length >= this.options.maxQueuedKeys) {
-      return Promise.resolve({ ok: false, error: new OverloadedError("too many calls queued for this RPC endpoint") });
+      return { outcome: Promise.resolve({ ok: false, error: new OverloadedError("too many calls queued for this RPC endpoint") }), join: noJoin };
     }
-    const outcome = new Promise<RpcOutcome>((settle) => this.calls.push({ call, budget, settle }));
+    let pending!: PendingCall;
+    const outcome = new Promise<RpcOutcome>((settle) => {
+      pending = { call, budget, settle };
+      this.calls.push(pending);
+    });
     this.telemetry.rpcQueueChanged(1);
     this.schedule();
-    return outcome;
+    return {
+      outcome,
+      join: (joiner) => {
+        // Rare (a mint asked for by two requests at once): a scan of the queue is cheap enough.
+        if (this.calls.includes(pending)) addJoiner(pending, joiner);
+      },
+    };
   }
 
   private get hasWork(): boolean {
@@ -186,6 +229,7 @@ export class AccountLoader {
     this.cancelDeferred = this.timer = undefined;
     const { maxKeysPerCall, maxCallsPerRequest, commitment } = this.options;
     const taken = this.queue.splice(0, maxKeysPerCall * maxCallsPerRequest);
+    for (const pending of taken) this.queuedByKey.delete(pending.key);
     const groups: Pending[][] = [];
     for (let i = 0; i < taken.length; i += maxKeysPerCall) groups.push(taken.slice(i, i + maxKeysPerCall));
     const others = this.calls.splice(0, Math.max(1, maxCallsPerRequest - groups.length));
@@ -240,16 +284,25 @@ function payersOf(groups: readonly Pending[][], others: readonly PendingCall[]):
   for (const group of groups) {
     let previous: RequestBudget | undefined;
     const seen = new Set<RequestBudget>();
-    for (const { budget } of group) {
-      if (!budget || budget === previous || seen.has(budget)) continue;
+    const pay = (budget: RequestBudget | undefined) => {
+      if (!budget || budget === previous || seen.has(budget)) return;
       previous = budget;
       seen.add(budget);
       addPayer((payers ??= new Map()), budget);
+    };
+    for (const pending of group) {
+      pay(pending.budget);
+      if (pending.joiners) for (const joiner of pending.joiners) pay(joiner);
     }
   }
-  for (const { budget } of others) if (budget) addPayer((payers ??= new Map()), budget);
+  for (const { budget, joiners } of others) {
+    if (budget) addPayer((payers ??= new Map()), budget);
+    if (joiners) for (const joiner of joiners) addPayer((payers ??= new Map()), joiner);
+  }
   return payers;
 }
+
+const noJoin = (): void => {};
 
 function groupResult(group: Pending[], outcome: RpcOutcome): GroupResult {
   if (!outcome.ok) return { group, error: outcome.error };

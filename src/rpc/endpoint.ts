@@ -57,9 +57,11 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly client: JsonRpcClient;
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
-  private readonly largestByMint = new Map<string, Promise<readonly TokenAmountEntry[] | null>>();
+  private readonly largestByMint = new Map<string, { readonly answer: Promise<readonly TokenAmountEntry[] | null>; join(budget?: RequestBudget): void }>();
   /** Defined by a request's view of the endpoint (http/frame/rpc-usage.ts), not by the endpoint. */
   declare pace?: (items: number) => void | Promise<void>;
+  /** The budget a request's view pays from (http/frame/rpc-usage.ts); the endpoint itself has none. */
+  declare budget?: RequestBudget;
 
   constructor(
     transport: RpcTransport,
@@ -84,20 +86,24 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   }
 
   getTokenLargestAccounts(mint: Address, budget?: RequestBudget): Promise<readonly TokenAmountEntry[] | null> {
-    let pending = this.largestByMint.get(mint);
-    if (!pending) {
-      const call = { method: "getTokenLargestAccounts", params: [mint, { commitment: this.options.commitment }] };
-      pending = this.accounts.enqueueCall(call, budget).then((outcome) => {
-        if (outcome.ok) return parseTokenLargestAccounts(outcome.result);
-        // Nodes answer -32602 when the mint account is missing or not a mint.
-        if (outcome.error instanceof JsonRpcError && outcome.error.code === INVALID_PARAMS) return null;
-        throw outcome.error;
-      });
-      this.largestByMint.set(mint, pending);
-      const forget = () => this.largestByMint.delete(mint);
-      pending.then(forget, forget);
+    const shared = this.largestByMint.get(mint);
+    if (shared) {
+      // Queued still: this request pays for it too, so it is sent while any of its askers can pay.
+      shared.join(budget);
+      return shared.answer;
     }
-    return pending;
+    const call = { method: "getTokenLargestAccounts", params: [mint, { commitment: this.options.commitment }] };
+    const queued = this.accounts.enqueueSharedCall(call, budget);
+    const answer = queued.outcome.then((outcome) => {
+      if (outcome.ok) return parseTokenLargestAccounts(outcome.result);
+      // Nodes answer -32602 when the mint account is missing or not a mint.
+      if (outcome.error instanceof JsonRpcError && outcome.error.code === INVALID_PARAMS) return null;
+      throw outcome.error;
+    });
+    this.largestByMint.set(mint, { answer, join: queued.join });
+    const forget = () => this.largestByMint.delete(mint);
+    answer.then(forget, forget);
+    return answer;
   }
 
   /** Sent with the next batch, like every other call; never coalesced (answers can be large). */

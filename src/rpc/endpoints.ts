@@ -75,8 +75,29 @@ export interface CutoffMemory {
 export interface EndpointSelector {
   /** @throws RpcEndpointRefusedError, RpcNotConfiguredError */
   select(override: string | undefined): RpcEndpoint;
+  /** Whether `override` names `RPC_URL` itself: `select` then gives the configured endpoint (see `namesConfiguredOf`). */
+  namesConfigured(override: string): boolean;
   /** Bytes of RPC answers held right now, all endpoints together. */
   readonly answerBytesInFlight: number;
+}
+
+/**
+ * Whether an `rpc` override names the one configured URL (as `select` reads
+ * it): such a request is the configured endpoint's (its reads, coalescing
+ * and cache are `RPC_URL`'s), so it is budgeted and counted as a request
+ * without `rpc` is. With several `RPC_URL`s none is: the configured endpoint
+ * is their set.
+ */
+export function namesConfiguredOf(rpcUrls: readonly string[]): (override: string) => boolean {
+  if (rpcUrls.length !== 1) return () => false;
+  const configured = new URL(rpcUrls[0]!).href;
+  return (override) => {
+    try {
+      return new URL(override).href === configured;
+    } catch {
+      return false;
+    }
+  };
 }
 
 /**
@@ -91,8 +112,10 @@ export class RpcEndpoints implements EndpointSelector {
   private readonly policy: RpcUrlPolicy;
   private readonly trustedPool: ByteBudget;
   private readonly overridePool: ByteBudget;
+  readonly namesConfigured: (override: string) => boolean;
 
   constructor(private readonly config: EndpointsConfig) {
+    this.namesConfigured = namesConfiguredOf(config.rpcUrls);
     const { memory, override } = config;
     this.policy = { allowPrivate: override.allowPrivate };
     this.overrides = new LRUCache({ max: config.maxOverrideEndpoints });

@@ -1,15 +1,6 @@
 import { OverloadedError } from "../rpc/errors.js";
 
 /**
- * How much of one kind of work may be under way at once, in units the
- * route chooses (records asked for, wallets, requests), and how much may
- * wait for room. Work past both is refused at once: a burst of 1,024
- * connections asking `/records-v2` for 100 records each must not hold
- * 102,400 decoded records and their answers in memory together (README,
- * Bounded memory). Work waits in arrival order; a waiting request holds only
- * its parsed input.
- */
-/**
  * The heavy routes' bulkheads (README, Bounded memory): records asked of
  * `/records-v2`, wallets asked of `/multiple-primary-domains`, and requests
  * naming an `rpc` override on the list routes (`/domains`, `/subdomains`),
@@ -48,6 +39,12 @@ export function routeBulkheads(sizes: RouteBulkheadSizes, waits: RouteBulkheadWa
   };
 }
 
+/** The share of a bulkhead's places and line one client may hold while others wait. */
+export const SHARE = 1 / 4;
+
+/** Work of no known client (the gateway's own, tests) is counted as one client. */
+const NO_CLIENT = "";
+
 export interface BulkheadLimits {
   /** Units under way at once; one piece of work larger than this runs alone. */
   readonly maxUnits: number;
@@ -70,23 +67,54 @@ export interface BulkheadLimits {
   readonly leaseMs?: number;
 }
 
-/** Units taken by one piece of work, and when. */
+/** Units taken by one piece of work, and when, for which client. */
 interface Holding {
   readonly units: number;
   readonly since: number;
+  readonly client: ClientLoad;
 }
 
 interface Waiting {
   readonly units: number;
+  readonly client: ClientLoad;
   start(holding: Holding): void;
+  /** Refuses it in the line (its client's surplus, making room for another client's work). */
+  refuse(error: Error): void;
 }
 
+/** One client's units under way and waiting; forgotten once both are 0. */
+interface ClientLoad {
+  readonly key: string;
+  running: number;
+  queued: number;
+}
+
+/**
+ * How much of one kind of work may be under way at once, in units the
+ * route chooses (records asked for, wallets, requests), and how much may
+ * wait for room. Work past both is refused at once: a burst of 1,024
+ * connections asking `/records-v2` for 100 records each must not hold
+ * 102,400 decoded records and their answers in memory together (README,
+ * Bounded memory). A waiting request holds only its parsed input.
+ *
+ * Fair shares, by client (the key the rate limits count by, http/frame/client-key.ts):
+ * while another client's work waits, no client holds more than a `SHARE` of
+ * the places under way or of the line. Work waits in arrival order, except
+ * that work of a client holding less than its share of the places is started
+ * ahead of the surplus of a client holding more; and when the line is full,
+ * work of a client holding less than its share of it takes the place of the
+ * newest surplus of a client holding more, which is refused. Places and line
+ * nobody else needs are not left empty: a client alone may fill them all, and
+ * another that arrives waits only for the first place to be given back.
+ */
 export class Bulkhead {
   private running = 0;
   private queued = 0;
   private readonly waiting: Waiting[] = [];
   /** With a lease: the holdings not given back yet, oldest first. */
   private readonly held = new Set<Holding>();
+  /** Clients with work under way or waiting. */
+  private readonly clients = new Map<string, ClientLoad>();
 
   constructor(
     readonly name: string,
@@ -100,17 +128,35 @@ export class Bulkhead {
     return { running: this.running, queued: this.queued };
   }
 
-  /** Runs `task` once `units` fit (at once when they do), or fails with the refusal when too much already waits. */
-  async run<T>(units: number, task: () => Promise<T>): Promise<T> {
+  /** Units of `client` under way and waiting now. */
+  loadOf(client: string): { readonly running: number; readonly queued: number } {
+    const load = this.clients.get(client);
+    return { running: load?.running ?? 0, queued: load?.queued ?? 0 };
+  }
+
+  /**
+   * Runs `task` for `client` once `units` fit (at once when they do and
+   * nothing waits), or fails with the refusal when too much already waits,
+   * or too much of that client's work.
+   */
+  async run<T>(units: number, task: () => Promise<T>, client: string = NO_CLIENT): Promise<T> {
     this.takeBackExpired();
+    const load = this.clientLoad(client);
     let holding: Holding;
     if (this.waiting.length === 0 && this.fits(units)) {
-      holding = this.hold(units);
+      holding = this.hold(units, load);
     } else {
-      if (this.queued + units > this.limits.maxQueuedUnits) throw this.refusal();
+      if (this.queued + units > this.limits.maxQueuedUnits && !this.makeRoom(units, load)) {
+        this.forgetIfIdle(load);
+        throw this.refusal();
+      }
       this.queued += units;
+      load.queued += units;
       // Counted as running by startWaiting, before it is started.
-      holding = await this.wait(units);
+      const waiting = this.wait(units, load);
+      // Work arriving behind others may be the first to start: its client holds less than its share.
+      this.startWaiting();
+      holding = await waiting;
     }
     try {
       return await task();
@@ -121,15 +167,20 @@ export class Bulkhead {
   }
 
   /** A place in the line; refused once it has waited `maxWaitMs`. */
-  private wait(units: number): Promise<Holding> {
+  private wait(units: number, client: ClientLoad): Promise<Holding> {
     const { maxWaitMs } = this.limits;
-    if (maxWaitMs === undefined) return new Promise<Holding>((start) => this.waiting.push({ units, start }));
+    if (maxWaitMs === undefined) return new Promise<Holding>((start, refuse) => this.waiting.push({ units, client, start, refuse }));
     return new Promise<Holding>((start, refuse) => {
       const waiting: Waiting = {
         units,
+        client,
         start: (holding) => {
           clearTimeout(timer);
           start(holding);
+        },
+        refuse: (error) => {
+          clearTimeout(timer);
+          refuse(error);
         },
       };
       const timer = setTimeout(() => {
@@ -137,6 +188,8 @@ export class Bulkhead {
         if (at < 0) return;
         this.waiting.splice(at, 1);
         this.queued -= units;
+        client.queued -= units;
+        this.forgetIfIdle(client);
         refuse(this.refusal());
         // Work behind it may fit where it did not.
         this.startWaiting();
@@ -149,9 +202,58 @@ export class Bulkhead {
     return this.running === 0 || this.running + units <= this.limits.maxUnits;
   }
 
-  private hold(units: number): Holding {
+  private clientLoad(key: string): ClientLoad {
+    let load = this.clients.get(key);
+    if (!load) this.clients.set(key, (load = { key, running: 0, queued: 0 }));
+    return load;
+  }
+
+  private forgetIfIdle(load: ClientLoad): void {
+    if (load.running <= 0 && load.queued <= 0) this.clients.delete(load.key);
+  }
+
+  /**
+   * Makes room in the full line for `units` of `client`, when it holds less
+   * than its share of the line: the newest work of clients holding more than
+   * theirs is refused until the units fit. False (nothing refused) when they
+   * would not.
+   */
+  private makeRoom(units: number, client: ClientLoad): boolean {
+    const share = this.limits.maxQueuedUnits * SHARE;
+    if (client.queued + units > share) return false;
+    let freed = 0;
+    const over = new Map<ClientLoad, number>();
+    for (let i = this.waiting.length - 1; i >= 0 && this.queued - freed + units > this.limits.maxQueuedUnits; i--) {
+      const waiting = this.waiting[i]!;
+      const queued = over.get(waiting.client) ?? waiting.client.queued;
+      if (waiting.client === client || queued <= share) continue;
+      over.set(waiting.client, queued - waiting.units);
+      freed += waiting.units;
+    }
+    if (this.queued - freed + units > this.limits.maxQueuedUnits) return false;
+    for (let i = this.waiting.length - 1; i >= 0 && freed > 0; i--) {
+      const waiting = this.waiting[i]!;
+      const left = over.get(waiting.client);
+      if (left === undefined || waiting.client.queued <= left) continue;
+      this.waiting.splice(i, 1);
+      this.queued -= waiting.units;
+      waiting.client.queued -= waiting.units;
+      freed -= waiting.units;
+      this.forgetIfIdle(waiting.client);
+      waiting.refuse(this.refusal());
+    }
+    return true;
+  }
+
+  /** Whether `units` more keep `client` within its share of the places (one piece of work always is). */
+  private withinShare(client: ClientLoad, units: number): boolean {
+    return client.running === 0 || client.running + units <= this.limits.maxUnits * SHARE;
+  }
+
+  private hold(units: number, client: ClientLoad): Holding {
     this.running += units;
-    const holding = { units, since: this.limits.leaseMs === undefined ? 0 : Date.now() };
+    client.running += units;
+    const holding = { units, since: this.limits.leaseMs === undefined ? 0 : Date.now(), client };
     if (this.limits.leaseMs !== undefined) this.held.add(holding);
     return holding;
   }
@@ -159,7 +261,13 @@ export class Bulkhead {
   /** Once per holding: one taken back at its lease's end is not given back again. */
   private giveBack(holding: Holding): void {
     if (this.limits.leaseMs !== undefined && !this.held.delete(holding)) return;
+    this.release(holding);
+  }
+
+  private release(holding: Holding): void {
     this.running -= holding.units;
+    holding.client.running -= holding.units;
+    this.forgetIfIdle(holding.client);
   }
 
   /** Takes back the units of work that outlived its lease (a request the runtime cancelled), and starts who waits. */
@@ -172,17 +280,34 @@ export class Bulkhead {
     for (const holding of this.held) {
       if (holding.since >= expired) break;
       this.held.delete(holding);
-      this.running -= holding.units;
+      this.release(holding);
       taken = true;
     }
     if (taken) this.startWaiting();
   }
 
+  /**
+   * The work to start next: the oldest of a client within its share, else
+   * the oldest of all (the surplus of clients past their share, started
+   * only when no one within theirs waits).
+   */
+  private nextWaiting(): number {
+    for (let i = 0; i < this.waiting.length; i++) {
+      const waiting = this.waiting[i]!;
+      if (this.withinShare(waiting.client, waiting.units)) return i;
+    }
+    return 0;
+  }
+
   private startWaiting(): void {
-    while (this.waiting.length > 0 && this.fits(this.waiting[0]!.units)) {
-      const next = this.waiting.shift()!;
+    while (this.waiting.length > 0) {
+      const at = this.nextWaiting();
+      const next = this.waiting[at]!;
+      if (!this.fits(next.units)) return;
+      this.waiting.splice(at, 1);
       this.queued -= next.units;
-      next.start(this.hold(next.units));
+      next.client.queued -= next.units;
+      next.start(this.hold(next.units, next.client));
     }
   }
 }

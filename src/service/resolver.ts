@@ -13,6 +13,7 @@ import {
 } from "../sns/queries/resolve.js";
 import { resolveSrsName, srsExpired } from "../sns/queries/srs.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
+import { RpcBudgetError } from "../rpc/request-budget.js";
 import { gatheredReads } from "../rpc/gathered-reads.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 
@@ -315,9 +316,30 @@ export class Resolver {
     const shared = this.inFlight.get(id);
     if (shared) {
       this.telemetry.coalesced("resolution");
-      return shared;
+      return this.joined(shared, registry, endpoint, name, id);
     }
     return this.start(registry, endpoint, name, id);
+  }
+
+  /**
+   * A resolution under way, as a request that joined it sees it. The
+   * resolution reads through the view of the request that started it and
+   * pays from that request's budget (and its client's allowance): when that
+   * runs out, the resolution fails with that request's budget error, which
+   * is not the joiner's to answer. A joiner whose own budget is not spent
+   * then goes on with its own: it joins the resolution that replaced the
+   * failed one, or starts one, paying for it itself. Each retry follows
+   * another request's budget running out, so there are no more of them
+   * than requests sharing the name, and the joiner's own deadline ends them.
+   */
+  private joined(shared: Promise<Address>, registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
+    return shared.catch((error: unknown) => {
+      const own = endpoint.budget;
+      if (!(error instanceof RpcBudgetError) || own === undefined || own.exhausted !== undefined || error === own.exhausted) throw error;
+      const again = this.inFlight.get(id);
+      if (again && again !== shared) return this.joined(again, registry, endpoint, name, id);
+      return this.start(registry, endpoint, name, id);
+    });
   }
 
   /** One resolution in the background; its answer replaces the entry (a failure leaves it to expire). */
@@ -361,7 +383,10 @@ export class Resolver {
     }
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
-      const forget = () => this.inFlight.delete(id);
+      // Only itself: a retry of a joiner (`joined`) may have taken its place already.
+      const forget = () => {
+        if (this.inFlight.get(id) === pending) this.inFlight.delete(id);
+      };
       pending.then(forget, forget);
     }
     if (this.cache) {

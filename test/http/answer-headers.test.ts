@@ -5,7 +5,7 @@ import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { RPC_OVERRIDE_RATE_LIMIT: "100", ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+  stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { RPC_OVERRIDE_RATE_LIMIT: "100", RPC_RATE_LIMIT: "1000", ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
 });
 afterAll(() => stack.close());
 
@@ -13,7 +13,7 @@ afterAll(() => stack.close());
 async function headLines(method: string, path: string, extra = ""): Promise<string[]> {
   const answer = await rawExchange(stack.gateway.url, `${method} ${path} HTTP/1.1\r\nHost: gateway\r\n${extra}Connection: close\r\n\r\n`);
   return answer.headerLines.map((line) =>
-    line.replace(/^(x-request-id|Date|ratelimit-reset): .*/i, "$1: …").replace(/^(content-length): \d+$/i, "$1: n"),
+    line.replace(/^(x-request-id|Date|ratelimit-reset|ratelimit-remaining): .*/i, "$1: …").replace(/^(content-length): \d+$/i, "$1: n"),
   );
 }
 
@@ -21,9 +21,9 @@ async function headLines(method: string, path: string, extra = ""): Promise<stri
 // src/http/answer/envelope.ts; the others a Headers copy: lower case, sorted, then what Node adds).
 describeOnNode("answer headers on the wire", () => {
   it.each([
-    ["a success", "GET", "/resolve/plain.sns", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],
+    ["a success", "GET", "/resolve/plain.sns", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "ratelimit-limit: 1000", "ratelimit-policy: 1000;w=60", "ratelimit-remaining: …", "ratelimit-reset: …", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],
     ["a shared success", "GET", "/types/record", "", ["access-control-allow-origin: *", "cache-control: public, max-age=10, stale-while-revalidate=180, stale-if-error=0", "content-type: application/json", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],
-    ["an error", "GET", "/resolve/nobody.sns", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],
+    ["an error", "GET", "/resolve/nobody.sns", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "ratelimit-limit: 1000", "ratelimit-policy: 1000;w=60", "ratelimit-remaining: …", "ratelimit-reset: …", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],
     ["an unknown path", "GET", "/nowhere", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],
     ["a 405", "DELETE", "/resolve/plain.sns", "", ["access-control-allow-origin: *", "allow: GET, HEAD, OPTIONS", "cache-control: no-store", "content-type: application/json", "x-request-id: …", "content-length: n", "Date: …", "Connection: close"]],
     ["a HEAD", "HEAD", "/health", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "x-request-id: …", "Date: …", "Connection: close"]],
@@ -33,16 +33,16 @@ describeOnNode("answer headers on the wire", () => {
     expect(await headLines(method, path, extra)).toEqual(expected);
   });
 
-  it("a request the override rate limit counts keeps its RateLimit-* headers", async () => {
+  it("a request naming RPC_URL itself as `rpc` is counted as one without: RPC_RATE_LIMIT's RateLimit-* headers", async () => {
     const rpc = encodeURIComponent(stack.localnet.url);
     expect(await headLines("GET", `/resolve/plain.sns?rpc=${rpc}`, "")).toEqual([
       "access-control-allow-origin: *",
       "cache-control: no-store",
       "content-type: application/json",
-      "ratelimit-limit: 100",
-      "ratelimit-policy: 100;w=60",
+      "ratelimit-limit: 1000",
+      "ratelimit-policy: 1000;w=60",
       // RPC calls left when the request was let in (the limit counts calls, not requests).
-      "ratelimit-remaining: 100",
+      "ratelimit-remaining: …",
       "ratelimit-reset: …",
       "x-request-id: …",
       "Content-Length: n",

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, request } from "undici";
-import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
+import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
+import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
 import { QUEUE_FACTOR } from "../../src/service/bulkhead.js";
 import { type Stack, startStack } from "../../testkit/stack.js";
 
@@ -49,4 +50,77 @@ describe("bulkheads", () => {
     const answer = await stack.get("/records-v2/profile?records=SOL,url");
     expect(answer.status).toBe(200);
   });
+});
+
+/**
+ * Fair shares over real HTTP, against the gateway as `npm start` runs it (a child process, so that the
+ * burst arrives faster than it is answered and waits in the bulkhead's line): one client's burst of the
+ * largest `/multiple-primary-domains` requests fills the wallets bulkhead and its line; another client's
+ * requests meanwhile are started ahead of the burst's surplus (service/bulkhead.ts), so they are
+ * answered promptly, never refused. Each RPC round trip takes 50 ms, as a remote node's would.
+ */
+describe("bulkheads: each client its fair share", () => {
+  const BURST = 1024;
+  const HOG = "198.51.100.7";
+  const OTHER = "203.0.113.9";
+  const wallets = Array.from({ length: 100 }, (_, i) => ["alice", "bob", "carol", "dave", "mallory"][i % 5]!);
+  let localnet: Localnet;
+  let child: ChildGateway;
+  let burstAgent: Agent;
+  let walletsPath: string;
+  beforeAll(async () => {
+    walletsPath = `/multiple-primary-domains/${wallets.map((name) => identity(name).address).join(",")}`;
+    localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH), latencyMs: 50 });
+    // Clients told apart by the header a proxy would set; the cost limit is another test's.
+    child = await startChildGateway({ RPC_URL: localnet.url, CLIENT_IP_HEADER: "x-real-ip", RPC_RATE_LIMIT: "0" });
+    burstAgent = new Agent({ connections: BURST, pipelining: 1 });
+  }, 60_000);
+  afterAll(async () => {
+    await burstAgent?.close();
+    await child?.stop();
+    await localnet?.close();
+  });
+
+  it(`one client's burst of ${BURST} × 100 wallets: another client's requests meanwhile all 200, ahead of the burst's line`, async () => {
+    const statuses = new Map<number, number>();
+    let burstOver = false;
+    let burstAnswered = 0;
+    const started = performance.now();
+    const burst = Promise.all(
+      Array.from({ length: BURST }, async () => {
+        const answer = await request(`${child.url}${walletsPath}`, {
+          dispatcher: burstAgent,
+          headers: { "x-real-ip": HOG },
+          headersTimeout: 120_000,
+          bodyTimeout: 120_000,
+        });
+        await answer.body.dump();
+        // Served, not refused (past its share of the line the burst is refused at once).
+        if (answer.statusCode === 200) burstAnswered++;
+        statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
+      }),
+    ).finally(() => (burstOver = true));
+    // Once the burst is in the line, the other client asks, one request after another.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const others: { status: number; ms: number; duringBurst: boolean; overtaken: number }[] = [];
+    for (let i = 0; i < 8; i++) {
+      const sent = performance.now();
+      const before = burstAnswered;
+      const answer = await fetch(`${child.url}${walletsPath}`, { headers: { "x-real-ip": OTHER } });
+      await answer.text();
+      // Burst requests served while this one waited: in one line, every one that arrived before it.
+      others.push({ status: answer.status, ms: Math.round(performance.now() - sent), duringBurst: !burstOver, overtaken: burstAnswered - before });
+    }
+    await burst;
+    console.log(
+      `fair shares: burst ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")} in ${((performance.now() - started) / 1000).toFixed(1)} s; other client: ` +
+        others.map((o) => `${o.status} ${o.ms} ms, ${o.overtaken} of the burst served meanwhile${o.duringBurst ? "" : " (after)"}`).join("; "),
+    );
+    expect(others.filter((o) => o.duringBurst).length).toBeGreaterThan(1);
+    for (const other of others) expect(other.status).toBe(200);
+    // Started at the first place given back, ahead of the burst's line: a round of places (10 requests
+    // of 100 wallets) or two, not the hundreds that queued before it.
+    expect(Math.max(...others.map((o) => o.overtaken))).toBeLessThan(50);
+    expect(Math.max(...others.map((o) => o.ms))).toBeLessThan(5_000);
+  }, 180_000);
 });

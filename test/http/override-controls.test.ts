@@ -100,6 +100,7 @@ describe("configuration", () => {
     [{ RPC_OVERRIDE: "maybe" }, /RPC_OVERRIDE/],
     [{ RPC_OVERRIDE_HOSTS: "rpc.example.com, bad host" }, /RPC_OVERRIDE_HOSTS/],
     [{ RPC_OVERRIDE_RATE_LIMIT: "-1" }, /RPC_OVERRIDE_RATE_LIMIT/],
+    [{ RPC_RATE_LIMIT: "lots" }, /RPC_RATE_LIMIT/],
     [{ CLIENT_IP_HEADER: "x forwarded" }, /CLIENT_IP_HEADER/],
     [{ HEADERS_TIMEOUT_MS: "90000000" }, /HEADERS_TIMEOUT_MS/],
   ])("refuses %o", (env, pattern) => {
@@ -107,11 +108,12 @@ describe("configuration", () => {
     expect(() => loadConfig(env)).toThrow(pattern);
   });
 
-  it("defaults: overrides on, any public host, 1,200 RPC calls a minute per client, socket address, 10 s for headers", () => {
+  it("defaults: overrides on, any public host, 1,200 RPC calls a minute per client to overrides and 20,000 to RPC_URL, socket address, 10 s for headers", () => {
     expect(loadConfig({})).toMatchObject({
       rpcOverride: true,
       rpcOverrideHosts: undefined,
       rpcOverrideRateLimit: 1200,
+      rpcRateLimit: 20_000,
       clientIpHeader: undefined,
       headersTimeoutMs: 10_000,
     });

@@ -15,7 +15,7 @@ import { type Answer, request, describeOnNode } from "../../testkit/stack.js";
 // cache entry (a query the app ignores sends a request past the shortcut).
 
 /** Headers that differ between any two answers. */
-const PER_ANSWER = new Set(["date", "x-request-id"]);
+const PER_ANSWER = new Set(["date", "x-request-id", "ratelimit-reset"]);
 const stableHeaders = (answer: Answer) => [...answer.headers].filter(([name]) => !PER_ANSWER.has(name));
 
 describeOnNode("repeated /resolve requests answered before the app", () => {
@@ -46,7 +46,7 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     ["a .sol name", "/resolve/plain.sol", 200],
   ])("answers a repeat about %s as the app does", async (_, path, status) => {
     await get(path);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toMatchObject({ status });
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({ status });
     localnet.resetStats();
     log.clear();
 
@@ -100,9 +100,9 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     expect(override.status).toBe(400);
     expect(override.headers.get("cache-control")).toBe("no-store");
     // Another spelling of a learned path is learned on its own, once the app has validated it.
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/PLAIN.sns"), undefined)).toBeUndefined();
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/PLAIN.sns"), undefined, () => "127.0.0.1")).toBeUndefined();
     expect((await get("/resolve/plain")).status).toBe(400);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/plain"), undefined)).toBeUndefined();
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/plain"), undefined, () => "127.0.0.1")).toBeUndefined();
   });
 
   it("leaves a request without Host to the adapter's envelope answer", async () => {
@@ -114,13 +114,13 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
 
   it("answers nothing for a name whose cache entry is gone", async () => {
     const path = "/resolve/v1-sol.sns";
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toBeUndefined();
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toBeUndefined();
     localnet.setFault({ kind: "http-status", status: 503, times: 1 });
     expect((await get(path)).status).toBe(502);
     // Learned, but RPC faults are never cached: the app answers again, and resolves.
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toBeUndefined();
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toBeUndefined();
     expect((await get(path)).status).toBe(200);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined)).toMatchObject({ status: 200 });
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({ status: 200 });
   });
 });
 
@@ -147,5 +147,30 @@ describeOnNode("repeated /resolve requests with the cache on and no RPC_URL", ()
     expect(lines.filter((line) => line.msg === "request").map((line) => line.error)).toEqual(Array(3).fill("RpcNotConfiguredError"));
     const warnings = lines.filter((line) => line.level === 40);
     expect(warnings.map((line) => line.msg)).toEqual(Array(3).fill("request failed"));
+  });
+});
+
+describeOnNode("repeats answered before the app, and RPC_RATE_LIMIT", () => {
+  let localnet: Localnet;
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+    const env = { RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", RESOLVE_CACHE_TTL_MS: "60000", RPC_RATE_LIMIT: "3" };
+    gateway = await startGateway(loadConfig(env));
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await localnet.close();
+  });
+  const get = (path: string) => request(gateway.url, path);
+
+  it("carry the client's RateLimit-* headers, and once its calls are spent the app answers its 429", async () => {
+    expect((await get("/resolve/plain.sns")).status).toBe(200);
+    const repeat = await get("/resolve/plain.sns");
+    expect(gateway.gateway.resolveShortcut?.answer(`${new URL(gateway.url).host} /resolve/plain.sns`, undefined, () => "127.0.0.1")).toBeDefined();
+    expect([repeat.status, repeat.headers.get("ratelimit-limit"), repeat.headers.get("ratelimit-remaining")]).toEqual([200, "3", "2"]);
+    for (const name of ["bonfida", "v2-sol", "v1-sol"]) await get(`/resolve/${name}.sns`);
+    const spent = await get("/resolve/plain.sns");
+    expect([spent.status, spent.body, spent.headers.get("retry-after") !== null]).toEqual([429, { s: "error", result: "Too many requests" }, true]);
   });
 });

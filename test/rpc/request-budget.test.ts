@@ -63,7 +63,7 @@ describe("a request's budget, paid by the transport", () => {
     expect(budget.used.calls).toBe(3);
   });
 
-  it("each request pays one call for a batch call carrying its reads; a read shared in flight costs nothing more", async () => {
+  it("each request pays one call for a batch call carrying its reads, joined while queued too", async () => {
     const endpoint = endpointAt(listing.urlFor("owned", 1, "shared"));
     const first = new RequestBudget(limits({}));
     const second = new RequestBudget(limits({}));
@@ -72,10 +72,31 @@ describe("a request's budget, paid by the transport", () => {
     const { bytesToAddress } = await import("../../src/sns/bytes.js");
     const addresses = keys.map(bytesToAddress);
     await Promise.all([endpoint.getAccounts(addresses, first), endpoint.getAccounts(addresses.slice(0, 10), second)]);
-    // 150 keys: two getMultipleAccounts calls in one batch, both carrying the first request's reads.
+    // 150 keys: two getMultipleAccounts calls in one batch, both carrying the first request's reads,
+    // the first also the second's (joined while queued: it pays for the call that carries them too).
     expect(listing.stats.calls).toBe(2);
-    expect(first.used.calls).toBe(2);
-    expect(second.used.calls).toBe(0);
+    expect([first.used.calls, second.used.calls]).toEqual([2, 1]);
+  });
+
+  it("a queued read shared by several requests is sent while any of them can pay: one out of allowance fails no one else", async () => {
+    const endpoint = endpointAt(listing.urlFor("owned", 1, "joined"));
+    const { bytesToAddress } = await import("../../src/sns/bytes.js");
+    const key = bytesToAddress(addressToBytes(SNS_ROOT_DOMAIN).map((b, j) => (j === 1 ? 7 : b)));
+    const spent = new RequestBudget(limits({}), { tryTake: () => false });
+    const joiner = new RequestBudget(limits({}));
+    listing.resetStats();
+    const [first, second] = await Promise.allSettled([endpoint.getAccounts([key], spent), endpoint.getAccounts([key], joiner)]);
+    expect(first.status).toBe("fulfilled");
+    expect(second.status).toBe("fulfilled");
+    expect(listing.stats.calls).toBe(1);
+    expect([spent.exhausted?.bound, spent.used.calls, joiner.used.calls]).toEqual(["client", 0, 1]);
+    // The same for a coalesced call (a mint's largest holders).
+    const mint = bytesToAddress(addressToBytes(TOKEN_PROGRAM_ID).map((b, j) => (j === 2 ? 9 : b)));
+    const spentToo = new RequestBudget(limits({}), { tryTake: () => false });
+    const joinerToo = new RequestBudget(limits({}));
+    const holders = await Promise.allSettled([endpoint.getTokenLargestAccounts(mint, spentToo), endpoint.getTokenLargestAccounts(mint, joinerToo)]);
+    expect(holders.map((outcome) => outcome.status === "fulfilled" || (outcome.reason as Error).constructor.name)).not.toContain("RpcBudgetError");
+    expect([spentToo.exhausted?.bound, joinerToo.used.calls]).toEqual(["client", 1]);
   });
 
   it("every attempt pays again (a retry or a failover is counted)", () => {

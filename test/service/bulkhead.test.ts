@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { OverloadedError } from "../../src/rpc/errors.js";
-import { Bulkhead } from "../../src/service/bulkhead.js";
+import { Bulkhead, SHARE } from "../../src/service/bulkhead.js";
 
 const refusal = () => new OverloadedError("full");
 
@@ -70,6 +70,54 @@ describe("Bulkhead", () => {
   it("runs work larger than its limit alone rather than never", async () => {
     const bulkhead = new Bulkhead("t", { maxUnits: 5, maxQueuedUnits: 100 }, refusal);
     expect(await bulkhead.run(50, async () => "alone")).toBe("alone");
+  });
+
+  describe("fair shares: one client's burst does not hold others back", () => {
+    it("starts another client's work ahead of the surplus of a client past its share", async () => {
+      const bulkhead = new Bulkhead("t", { maxUnits: 4, maxQueuedUnits: 400 }, refusal);
+      const log: string[] = [];
+      const hog = Array.from({ length: 12 }, (_, i) => gate(log, `hog${i}`));
+      const hogRuns = hog.map((work) => bulkhead.run(1, work.task, "hog"));
+      await Promise.resolve();
+      // Alone, the hog fills every place: none is left empty.
+      expect(log).toEqual(["hog0", "hog1", "hog2", "hog3"]);
+      expect(bulkhead.loadOf("hog")).toEqual({ running: 4, queued: 8 });
+      const other = gate(log, "other");
+      const otherRun = bulkhead.run(1, other.task, "other");
+      // The first place given back goes to the other client, not to the hog's next in line.
+      hog[0]!.release();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(log.slice(4)).toEqual(["other"]);
+      other.release();
+      expect(await otherRun).toBe("other");
+      for (const work of hog) work.release();
+      await Promise.all(hogRuns);
+      expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
+      expect(bulkhead.loadOf("hog")).toEqual({ running: 0, queued: 0 });
+    });
+
+    it(`a client alone may fill the line; once it is full, another client's work takes the place of its newest surplus past its share (${SHARE})`, async () => {
+      const bulkhead = new Bulkhead("t", { maxUnits: 1, maxQueuedUnits: 8 }, refusal);
+      const log: string[] = [];
+      const first = gate(log, "first");
+      const running = bulkhead.run(1, first.task, "hog");
+      const queued = Array.from({ length: 8 }, (_, i) => bulkhead.run(1, async () => `q${i}`, "hog").catch((error: unknown) => error));
+      expect(bulkhead.loadOf("hog")).toEqual({ running: 1, queued: 8 });
+      // The line is full: the hog's own next work is refused, another client's is let in.
+      await expect(bulkhead.run(1, async () => "past the line", "hog")).rejects.toBeInstanceOf(OverloadedError);
+      const others = Array.from({ length: 2 }, (_, i) => bulkhead.run(1, async () => `other${i}`, "other"));
+      expect(bulkhead.loadOf("hog")).toEqual({ running: 1, queued: 6 });
+      expect(bulkhead.loadOf("other")).toEqual({ running: 0, queued: 2 });
+      // Past its share of the line (2 of 8), another client's work is refused too when the line is full.
+      await expect(bulkhead.run(1, async () => "other past its share", "other")).rejects.toBeInstanceOf(OverloadedError);
+      first.release();
+      const settled = await Promise.all([running, ...queued, ...others]);
+      expect(settled.slice(0, 7)).toEqual(["first", "q0", "q1", "q2", "q3", "q4", "q5"]);
+      // The hog's newest two were refused to make room.
+      for (const refused of settled.slice(7, 9)) expect(refused).toBeInstanceOf(OverloadedError);
+      expect(settled.slice(9)).toEqual(["other0", "other1"]);
+      expect(bulkhead.load).toEqual({ running: 0, queued: 0 });
+    });
   });
 
   describe("with a lease (Workers: a cancelled request never runs its finally)", () => {

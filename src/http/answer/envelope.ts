@@ -77,13 +77,13 @@ export function envelopeHeaders(
 }
 
 /**
- * Headers a step before the route decides for whatever answer the request
- * gets (the override rate limit's `RateLimit-*`): kept on Hono's context,
- * which then builds the answer and keeps them (see `envelopeAnswer`).
+ * Headers a step before the route decides for whatever envelope answer the
+ * request gets (the rate limits' `RateLimit-*`; names in lower case): kept
+ * as a record the answer joins to its own (see `envelopeAnswer`), so an
+ * answer still carries all of its headers in one plain record.
  */
 export function addAnswerHeaders(c: Context<AppEnv>, headers: Readonly<Record<string, string>>): void {
-  c.set("contextHeaders", true);
-  for (const name in headers) c.header(name, headers[name]);
+  c.set("answerHeaders", headers);
 }
 
 /**
@@ -109,7 +109,9 @@ function envelopeAnswer(
 ): Response {
   const requestId = c.get("requestId");
   const sharedCacheControl = c.get("sharedCacheControl");
-  if (c.finalized || c.get("contextHeaders") || requestId === undefined || sharedCacheControl === undefined) {
+  const decided = c.get("answerHeaders");
+  if (decided !== undefined) extra = extra === undefined ? decided : { ...decided, ...extra };
+  if (c.finalized || requestId === undefined || sharedCacheControl === undefined) {
     return c.body(body, status, { "Content-Type": "application/json", ...extra });
   }
   const headers = envelopeHeaders(cacheControlFor(sharedCacheControl, status), requestId, extra);

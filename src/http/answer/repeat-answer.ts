@@ -11,6 +11,7 @@ import { requestIdFor } from "../frame/request-id.js";
 import { cacheControlFor } from "./cache-control.js";
 import type { Classified } from "./classify.js";
 import { envelopeHeaders, okText } from "./envelope.js";
+import type { ClientCallLimit } from "../frame/client-call-limit.js";
 import { renderFailure } from "./failure.js";
 import { type AnswerSinks, recordAnswer } from "./finish.js";
 import { routePatternOf } from "./request-log.js";
@@ -58,6 +59,8 @@ export interface ResolveShortcutOptions {
    * may depend on more than the path: another method than GET, a query.
    */
   keyOf(c: Context<AppEnv>): string | undefined;
+  /** The app's limit of `RPC_URL` calls per client (RPC_RATE_LIMIT), whose headers a repeat carries too; absent: off. */
+  readonly callLimit?: ClientCallLimit;
 }
 
 /** Requests remembered: keys are client-chosen, so the bound is on bytes too. */
@@ -103,16 +106,20 @@ export class ResolveShortcut {
    * `requestIdHeader`, the `X-Request-Id` the request carries), counted and
    * logged; undefined when the app must answer it.
    */
-  answer(key: string, requestIdHeader: string | undefined): ShortcutAnswer | undefined {
+  answer(key: string, requestIdHeader: string | undefined, client: () => string): ShortcutAnswer | undefined {
     const started = performance.now();
     const known = this.known.get(key);
     if (!known) return undefined;
     const outcome = this.options.resolver.cachedOutcome(this.options.endpoints.select(undefined), known.domain);
     if (!outcome) return undefined;
+    // The client's window, as the app's frame would show it; spent, the app answers (429).
+    const limited = this.options.callLimit?.headersFor(client());
+    if (this.options.callLimit && !limited) return undefined;
     this.sinks.telemetry.httpRequestStarted();
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
-    const headers: Record<string, string | number> = envelopeHeaders(rendered.cacheControl, requestId, rendered.extra);
+    const extra = limited === undefined ? rendered.extra : rendered.extra === undefined ? limited : { ...limited, ...rendered.extra };
+    const headers: Record<string, string | number> = envelopeHeaders(rendered.cacheControl, requestId, extra);
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
     recordAnswer(this.sinks, requestId, "GET", known.route, rendered.status, seconds, undefined, false, rendered.failure);

@@ -13,6 +13,7 @@ import { preflightAnswer } from "./preflight.js";
 import { requestIdFor } from "./request-id.js";
 import type { YieldToLoop } from "./rpc-usage.js";
 import { RpcBudgetError } from "../../rpc/request-budget.js";
+import type { ClientCallLimit } from "./client-call-limit.js";
 
 /** What answers a request inside the frame: a route's handler, or the app's 404/405. */
 export type Answerer = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>;
@@ -36,8 +37,12 @@ export interface RequestFrameOptions {
   /** The Cache-Control a success on a route of a cache class earns (answer/cache-policy.ts). */
   cachePolicyOf(cache: CacheClass): string;
   readonly endpoints: EndpointSelector;
-  /** Counts what requests naming an `rpc` override cost their client (override-rate-limit.ts); absent: unlimited. */
-  readonly overrideLimit?: (c: Context<AppEnv>, next: Next) => Promise<Response | void>;
+  /** Counts what requests on `RPC_URL` cost their client (client-call-limit.ts); absent: unlimited. */
+  readonly callLimit?: ClientCallLimit;
+  /** Counts what requests naming an `rpc` override cost their client (client-call-limit.ts); absent: unlimited. */
+  readonly overrideLimit?: ClientCallLimit;
+  /** The client a request is counted for (client-key.ts). */
+  clientOf(c: Context<AppEnv>): string;
   /** Lets the event loop serve others between slices of a request's work over RPC-supplied lists. */
   readonly yieldToLoop: YieldToLoop;
   /** The methods the app takes on a path (answer/allowed-methods.ts), for a preflight to advertise. */
@@ -78,8 +83,10 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  * 2. preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once, with the path's methods;
  * 3. answer/cache-policy.ts: the Cache-Control a success earns, from the route's declaration;
  * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc-usage.ts;
- * 5. override-rate-limit.ts: what requests naming an override cost is counted per client, and
- *    their answer comes by their budget's deadline (`withinDeadline`);
+ * 5. client-call-limit.ts: on routes that read the chain, what requests cost is counted per
+ *    client (client-key.ts), those naming an override apart from the others (one naming `RPC_URL`
+ *    itself is counted as a request without `rpc`: it is one); an override's answer comes by its
+ *    budget's deadline (`withinDeadline`);
  * then the handler, whose failures answer/failure.ts answers, and answer/finish.ts.
  *
  * The query is read once, for all of them. The app wraps every route handler
@@ -88,8 +95,8 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  * no dispatch frame and no promise per step.
  */
 export function requestFrame(options: RequestFrameOptions): RequestFrame {
-  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, yieldToLoop, allowedMethods } = options;
-  const overrideLimit = options.overrideLimit ?? ((_c: Context<AppEnv>, next: Next) => next());
+  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, yieldToLoop, callLimit, overrideLimit, clientOf, allowedMethods } =
+    options;
   const sinks: AnswerSinks = { logger, telemetry };
 
   // A thrown failure is answered by the pipeline, as Hono's compose would hand it to the error handler.
@@ -123,22 +130,29 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
       const overridden = namesOverride(rpcParam);
       c.set("sharedCacheControl", overridden ? NO_STORE : routePolicy);
       offerEndpoint(c, endpoints, rpcParam, yieldToLoop);
+      if (answers.rpc) {
+        const limit = overridden && !endpoints.namesConfigured(rpcParam!) ? overrideLimit : callLimit;
+        // The limiter's 429 is the answer, the route never runs.
+        const refused = limit?.admit(c, clientOf(c));
+        if (refused) {
+          settle(c, refused);
+          return finish(c, route, started, rpcGiven);
+        }
+      }
       if (overridden && answers.rpc) {
-        // The limiter's 429 is what it returns, without calling on. An override's answer
-        // comes by its budget's deadline, whatever its endpoint does (see withinDeadline).
-        const answering = async (): Promise<void> => {
+        // An override's answer comes by its budget's deadline, whatever its endpoint does (see withinDeadline).
+        const answering = async (): Promise<Response> => {
           let answered: Response | void;
           try {
             answered = await withinDeadline(c, answer(c, next));
           } catch (error) {
-            return fail(c, error, route, answers);
+            fail(c, error, route, answers);
+            return finish(c, route, started, rpcGiven);
           }
           settle(c, answered);
-        };
-        return overrideLimit(c, answering).then((limited) => {
-          settle(c, limited);
           return finish(c, route, started, rpcGiven);
-        });
+        };
+        return answering();
       }
       // The answer at hand is finished at once; a promised one in the one step that settles it.
       let answered: Response | void | Promise<Response | void>;

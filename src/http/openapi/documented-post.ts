@@ -23,7 +23,8 @@ export interface DocumentedPost<B extends z.ZodType>
   readonly maxBodyBytes: number;
   /**
    * Requests answered at once; later ones wait, their body read, in arrival
-   * order. Bounds the memory of routes whose work grows with the body.
+   * order but for each client's fair share (service/bulkhead.ts). Bounds the
+   * memory of routes whose work grows with the body.
    */
   readonly concurrency: number;
   /**
@@ -37,6 +38,8 @@ export interface DocumentedPost<B extends z.ZodType>
   readonly placeLeaseMs?: number;
   /** Longest a request waits for its place; past it, 503 `Service overloaded` (see BulkheadLimits.maxWaitMs). */
   readonly maxWaitMs: number;
+  /** The client a request is counted for: each gets its fair share of the places (service/bulkhead.ts). */
+  clientOf(c: Context<AppEnv>): string;
   readonly examples: Readonly<Record<string, ExamplePost>>;
 }
 
@@ -97,7 +100,7 @@ export function documentedPost<B extends z.ZodType>(
     });
     const handle = async (c: Context<AppEnv>): Promise<Response> => {
       const body = await bodyOf(c);
-      return admission.run(1, async () => handler(c, { body, path }));
+      return admission.run(1, async () => handler(c, { body, path }), route.clientOf(c));
     };
     app.post(honoPath(path), declareAnswers(handle, { cache: route.cache, rpc: route.rpc }));
   }

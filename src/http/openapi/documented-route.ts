@@ -67,7 +67,7 @@ const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   404: "Nothing on chain for this input",
   413: "The request body is over the route's limit",
   422: "An account or record that cannot be decoded or fails validation",
-  429: "Too many requests with `rpc` from this client (`RPC_OVERRIDE_RATE_LIMIT`)",
+  429: "This client caused too many JSON-RPC calls this minute (`RPC_RATE_LIMIT`; with `rpc`, `RPC_OVERRIDE_RATE_LIMIT`): retry after `Retry-After` seconds",
   500: "Internal error (no RPC configured, a tokenized domain without a holder, a PDA owner not allowed)",
   502: "The RPC endpoint failed, timed out or answered out of bounds",
   503: "This gateway has no room for the request now (answer memory or a queue full): retry after `Retry-After` seconds",

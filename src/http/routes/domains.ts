@@ -1,3 +1,4 @@
+import { clientOf } from "../frame/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { listWalletDomains } from "../../sns/queries/wallet-domains.js";
 import type { AppDeps, AppEnv } from "../deps.js";
@@ -43,7 +44,7 @@ export function domainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
         const endpoint = c.get("rpc")();
         return ok(c, await listWalletDomains(endpoint, params.owner, deps.tokenizedSource(c, viaOverride)));
       };
-      return viaOverride ? deps.bulkheads.overrideLists.run(1, answer) : answer();
+      return viaOverride ? deps.bulkheads.overrideLists.run(1, answer, clientOf(deps)(c)) : answer();
     },
   );
   return routes;

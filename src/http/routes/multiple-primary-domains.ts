@@ -1,3 +1,4 @@
+import { clientOf } from "../frame/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { findPrimaryDomains } from "../../sns/queries/primary-domains.js";
 import type { AppDeps, AppEnv } from "../deps.js";
@@ -38,9 +39,13 @@ export function multiplePrimaryDomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> 
         },
       },
     },
-    // Bulkhead: wallets looked up at once, whatever the number of requests asking.
+    // Bulkhead: wallets looked up at once, whatever the number of requests asking; each client its fair share.
     (c, { params }) =>
-      deps.bulkheads.wallets.run(params.owners.length, async () => ok(c, await findPrimaryDomains(c.get("rpc")(), params.owners))),
+      deps.bulkheads.wallets.run(
+        params.owners.length,
+        async () => ok(c, await findPrimaryDomains(c.get("rpc")(), params.owners)),
+        clientOf(deps)(c),
+      ),
   );
   return routes;
 }

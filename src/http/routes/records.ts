@@ -1,3 +1,4 @@
+import { clientOf } from "../frame/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { deriveDomainKey, deriveRecordV2Key } from "../../sns/derive.js";
 import { readRecordV2, readRecordsV2 } from "../../sns/queries/records.js";
@@ -138,9 +139,13 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
         },
       },
     },
-    // Bulkhead: records decoded and answered at once, whatever the number of requests asking.
+    // Bulkhead: records decoded and answered at once, whatever the number of requests asking; each client its fair share.
     (c, { params, query }) =>
-      deps.bulkheads.records.run(query.records.length, async () => ok(c, await readRecordsV2(c.get("rpc")(), params.domain, query.records))),
+      deps.bulkheads.records.run(
+        query.records.length,
+        async () => ok(c, await readRecordsV2(c.get("rpc")(), params.domain, query.records)),
+        clientOf(deps)(c),
+      ),
   );
 
   documentedGet(

@@ -1,3 +1,4 @@
+import { clientOf } from "../frame/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Address } from "@solana/kit";
@@ -97,6 +98,7 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       concurrency: BULK_CONCURRENCY,
       line: BULK_LINE,
       maxWaitMs: deps.bulkWaitMs,
+      clientOf: clientOf(deps),
       ...(deps.workLeaseMs !== undefined && { placeLeaseMs: deps.workLeaseMs }),
       rpc: true,
       cache: "none",

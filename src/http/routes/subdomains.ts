@@ -1,3 +1,4 @@
+import { clientOf } from "../frame/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { listSubdomains } from "../../sns/queries/subdomains.js";
 import type { AppDeps, AppEnv } from "../deps.js";
@@ -35,7 +36,7 @@ export function subdomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
     // With `rpc`, the override's server sizes the lists: such requests share a bulkhead.
     (c, { params }) => {
       const answer = async () => ok(c, await listSubdomains(c.get("rpc")(), params.parent));
-      return namesOverride(c.req.query("rpc")) ? deps.bulkheads.overrideLists.run(1, answer) : answer();
+      return namesOverride(c.req.query("rpc")) ? deps.bulkheads.overrideLists.run(1, answer, clientOf(deps)(c)) : answer();
     },
   );
   return routes;

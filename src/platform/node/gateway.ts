@@ -13,6 +13,7 @@ import { incomingHeader, nodeRequestHeader } from "./request-header.js";
 import { nodeContextRequestKey, nodeRequestKey } from "./request-key.js";
 import { nodeSettlePacing } from "./settle-pacing.js";
 import { createNodeTransports } from "../../rpc/transport/undici.js";
+import { clientKeyFrom } from "../../http/frame/client-key.js";
 
 /** After the current macrotask's I/O callbacks: reads requested by every request parsed in this turn leave together. */
 const deferToCheckPhase: Defer = (task) => {
@@ -63,7 +64,9 @@ export async function startGateway(config: GatewayConfig, logger?: Logger, platf
     ...(shortcut && {
       answerBeforeApp(request, response) {
         const key = nodeRequestKey(request);
-        const answer = key === undefined ? undefined : shortcut.answer(key, incomingHeader(request, "x-request-id"));
+        const client = () =>
+          clientKeyFrom(config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined, () => request.socket.remoteAddress);
+        const answer = key === undefined ? undefined : shortcut.answer(key, incomingHeader(request, "x-request-id"), client);
         if (!answer) return false;
         response.writeHead(answer.status, answer.headers);
         response.end(answer.body);

@@ -1,0 +1,115 @@
+import type { Context } from "hono";
+import { LRUCache } from "lru-cache";
+import type { CostAllowance } from "../../rpc/request-budget.js";
+import type { AppEnv } from "../deps.js";
+import { addAnswerHeaders, fail } from "../answer/envelope.js";
+
+const WINDOW_MS = 60_000;
+
+/** What an answer tells its client of its window (names in lower case, as answers carry them). */
+interface RateLimitHeaders extends Readonly<Record<string, string>> {
+  readonly "ratelimit-limit": string;
+  readonly "ratelimit-policy": string;
+  readonly "ratelimit-remaining": string;
+  readonly "ratelimit-reset": string;
+}
+/** Clients remembered at once; the least recently seen are forgotten (and start a fresh window). */
+const MAX_CLIENTS = 20_000;
+
+/** One client's window: the JSON-RPC calls its requests caused since `started`. */
+class ClientWindow implements CostAllowance {
+  private started = Date.now();
+  private spent = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Calls left in the current window (a new window once the last one is over). */
+  remaining(now = Date.now()): number {
+    if (now - this.started >= WINDOW_MS) {
+      this.started = now;
+      this.spent = 0;
+    }
+    return this.limit - this.spent;
+  }
+
+  /** Seconds until the current window ends. */
+  resetSeconds(now = Date.now()): number {
+    return Math.max(1, Math.ceil((this.started + WINDOW_MS - now) / 1000));
+  }
+
+  tryTake(calls: number): boolean {
+    if (calls > this.remaining()) {
+      // Nothing more in this window: later requests are refused at once.
+      this.spent = this.limit;
+      return false;
+    }
+    this.spent += calls;
+    return true;
+  }
+}
+
+/**
+ * What one client's requests may make this server send to one kind of
+ * endpoint: `callsPerMinute` JSON-RPC calls per client (fixed one-minute
+ * windows; the client as http/frame/client-key.ts works it out). Two are
+ * kept: one for `RPC_URL` (RPC_RATE_LIMIT: every request that reads the
+ * chain, whose calls the operator pays for), one for `rpc` overrides
+ * (RPC_OVERRIDE_RATE_LIMIT: calls sent to a third party). A request is let
+ * in while its client has calls left; each call its budget pays for
+ * (request-budget.ts) is taken from the client's window as it is sent, so
+ * concurrent requests of one client share what is left, and a request that
+ * runs out midway ends with 429 like one refused at the door. Called (by
+ * frame.ts) only on routes that read the chain: the others are never counted.
+ */
+export class ClientCallLimit {
+  private readonly clients = new LRUCache<string, ClientWindow>({ max: MAX_CLIENTS });
+  private readonly policy: string;
+  private readonly limit: string;
+
+  constructor(readonly callsPerMinute: number) {
+    this.policy = `${callsPerMinute};w=60`;
+    this.limit = String(callsPerMinute);
+  }
+
+  /**
+   * Lets a request of `client` in, its window as the request's allowance
+   * (`costAllowance`) and its `RateLimit-*` headers on the answer, or
+   * answers 429 with `Retry-After` once the client has no calls left.
+   */
+  admit(c: Context<AppEnv>, client: string): Response | undefined {
+    const window = this.windowOf(client);
+    const headers = this.headersOf(window);
+    addAnswerHeaders(c, headers);
+    if (headers["ratelimit-remaining"] === "0") return fail(c, 429, "Too many requests", { headers: { "retry-after": headers["ratelimit-reset"] } });
+    c.set("costAllowance", window);
+    return undefined;
+  }
+
+  /**
+   * The `RateLimit-*` headers of an answer given to `client` without
+   * reading the chain (a repeat answered from the resolve cache before the
+   * app, http/answer/repeat-answer.ts), or undefined once it has no calls
+   * left: the app then answers it, with its 429.
+   */
+  headersFor(client: string): RateLimitHeaders | undefined {
+    const headers = this.headersOf(this.windowOf(client));
+    return headers["ratelimit-remaining"] === "0" ? undefined : headers;
+  }
+
+  private windowOf(client: string): ClientWindow {
+    let window = this.clients.get(client);
+    if (!window) this.clients.set(client, (window = new ClientWindow(this.callsPerMinute)));
+    return window;
+  }
+
+  /** Remaining: the calls left when the request was let in (its own are taken as they are sent). */
+  private headersOf(window: ClientWindow): RateLimitHeaders {
+    const now = Date.now();
+    return {
+      "ratelimit-limit": this.limit,
+      "ratelimit-policy": this.policy,
+      "ratelimit-remaining": String(Math.max(0, window.remaining(now))),
+      "ratelimit-reset": String(window.resetSeconds(now)),
+    };
+  }
+}
