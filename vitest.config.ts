@@ -22,6 +22,9 @@ const INTEGRATION = [
   "test/http/srs-demo.test.ts",
 ];
 
+/** Test files whose statements are about a whole gateway process, measured as `npm start` runs it. */
+const PROCESS_STATEMENTS = "test/process/**/*.test.ts";
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -34,9 +37,15 @@ export default defineConfig({
     // script (a native build) is denied in package.json's allowScripts; its notice says nothing about this project.
     onConsoleLog: (log) => !log.startsWith("bigint: Failed to load bindings"),
     projects: [
-      { extends: true, test: { name: "node", include: ["test/**/*.test.ts"] } },
+      { extends: true, test: { name: "node", include: ["test/**/*.test.ts"], exclude: [PROCESS_STATEMENTS] } },
       // The same files against the Workers build under workerd (Miniflare), a second target.
       { extends: true, test: { name: "workerd", include: INTEGRATION, env: { GATEWAY_TARGET: "workerd" } } },
+      // Statements about a whole process (peak memory, time to answer under attack) hold only on a machine
+      // not also running the rest of the suite: they run after the other projects, one file at a time.
+      {
+        extends: true,
+        test: { name: "process", include: [PROCESS_STATEMENTS], sequence: { groupOrder: 1 }, fileParallelism: false },
+      },
     ],
   },
 });

@@ -20,7 +20,7 @@ export const MAX_BULK_BODY_BYTES = 256 * 1024;
  * Bulk requests resolving at once (both routes together); later ones wait,
  * their body read (see BULK_LINE). 64 requests of 1,000 names at once took the
  * compiled gateway's peak RSS to 169 MB without a limit
- * (test/http/bulk-rss.test.ts, which holds it under the bulk routes' 180 MB).
+ * (test/process/bulk-rss.test.ts, which holds it under the bulk routes' 180 MB).
  */
 export const BULK_CONCURRENCY = 4;
 /**
