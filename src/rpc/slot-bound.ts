@@ -39,10 +39,21 @@ export class SlotBound {
     return limit === undefined || slot <= limit;
   }
 
-  /** Believes `slot` when it is admitted, and bounds later claims from it; false (nothing changed) otherwise. */
+  /**
+   * Believes `slot` when it is admitted; false (nothing changed) otherwise.
+   * Later claims are bounded from the highest slot the time elapsed can
+   * justify, never from the claim itself: the margin is a spread between
+   * endpoints granted once, so claims that each lead by the margin cannot
+   * add it up (the anchor keeps fractions of a slot for the same reason).
+   */
   accept(slot: number): boolean {
     if (!this.admits(slot)) return false;
-    if (!this.anchor || slot > this.anchor.slot) this.anchor = { slot, at: this.now() };
+    const at = this.now();
+    if (!this.anchor) this.anchor = { slot, at };
+    else if (slot > this.anchor.slot) {
+      const justified = this.anchor.slot + (Math.max(0, at - this.anchor.at) * MAX_SLOTS_PER_SECOND) / 1000;
+      this.anchor = { slot: Math.min(slot, justified), at };
+    }
     return true;
   }
 

@@ -30,6 +30,23 @@ describe("SlotBound", () => {
     }
   });
 
+  it("grants the margin once: claims that each lead by it do not add it up", () => {
+    let now = 0;
+    const bound = new SlotBound(() => now);
+    bound.accept(1_000);
+    expect(bound.accept(1_000 + SLOT_LEAD_MARGIN)).toBe(true);
+    expect(bound.accept(1_000 + 2 * SLOT_LEAD_MARGIN)).toBe(false);
+    // A lie growing by the margin on every answer, ten answers a second for a minute, gains the margin
+    // once over what the time allows.
+    let lie = 1_000 + SLOT_LEAD_MARGIN;
+    for (let answer = 1; answer <= 600; answer++) {
+      now = answer * 100;
+      if (bound.accept(lie + SLOT_LEAD_MARGIN)) lie += SLOT_LEAD_MARGIN;
+    }
+    expect(lie).toBeLessThanOrEqual(1_000 + 60 * MAX_SLOTS_PER_SECOND + SLOT_LEAD_MARGIN);
+    expect(bound.limit()).toBeLessThanOrEqual(1_000 + 60 * MAX_SLOTS_PER_SECOND + SLOT_LEAD_MARGIN);
+  });
+
   it("never goes back, and a lower slot moves nothing", () => {
     let now = 0;
     const bound = new SlotBound(() => now);
