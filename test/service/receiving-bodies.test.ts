@@ -47,4 +47,26 @@ describe("ReceivingBodies", () => {
     line.enter();
     expect(await outcome(second.refused)).toBe("refused");
   });
+
+  it("takes the place of the client holding the most: a flood of silent bodies cannot push out another client's upload", async () => {
+    const line = new ReceivingBodies(4, () => new Refused());
+    const slowUpload = line.enter("wallet");
+    const flood = [line.enter("flooder"), line.enter("flooder"), line.enter("flooder")];
+    // 100 more silent requests of the flooder: each takes one of the flooder's own places.
+    for (let i = 0; i < 100; i++) flood.push(line.enter("flooder"));
+    expect(line.size).toBe(4);
+    expect(await outcome(slowUpload.refused)).toBe("holding");
+    expect(await outcome(flood[0]!.refused)).toBe("refused");
+    // A third client arriving takes the flooder's place too; so does the wallet's second upload.
+    const other = line.enter("other");
+    const second = line.enter("wallet");
+    expect(await outcome(slowUpload.refused)).toBe("holding");
+    expect(await outcome(other.refused)).toBe("holding");
+    expect(await outcome(second.refused)).toBe("holding");
+    // Now the wallet holds the most places (two): a newcomer takes the one of them receiving longest.
+    line.enter("flooder");
+    expect(await outcome(slowUpload.refused)).toBe("refused");
+    expect(await outcome(second.refused)).toBe("holding");
+    expect(await outcome(other.refused)).toBe("holding");
+  });
 });

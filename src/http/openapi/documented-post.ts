@@ -29,7 +29,7 @@ export interface DocumentedPost<B extends z.ZodType>
   readonly concurrency: number;
   /**
    * Requests receiving their body at once (see ReceivingBodies: one more
-   * takes the place of the one receiving longest, refused with 503), and
+   * takes the place of the longest receiving of the client holding most, refused with 503), and
    * requests waiting, their body read, for one of the `concurrency` places
    * (past it, 503 at once). Each holds at most `maxBodyBytes` of body.
    */
@@ -107,7 +107,7 @@ export function documentedPost<B extends z.ZodType>(
 
   async function bodyOf(c: Context<AppEnv>): Promise<z.output<B>> {
     refuseDeclaredOverLimit(c, route.maxBodyBytes);
-    const place = receiving.enter();
+    const place = receiving.enter(route.clientOf(c));
     let text: string;
     try {
       text = await readBodyText(c, route.maxBodyBytes, place.refused);
