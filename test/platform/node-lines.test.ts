@@ -18,7 +18,8 @@ describe("the Node lines the project runs on", () => {
   it("package.json's engines admits each supported line, and no older one", () => {
     const engines = (read("package.json").engines as { node: string }).node;
     for (const line of LINES) expect(semver.satisfies(line, engines), `${line} against ${engines}`).toBe(true);
-    expect(semver.satisfies("20.18.3", engines)).toBe(false);
+    // Lines where an installed package refuses to install (vite and rolldown: ^20.19.0 || >=22.12.0).
+    for (const refused of ["20.18.3", "21.7.3", "22.11.0"]) expect(semver.satisfies(refused, engines), refused).toBe(false);
   });
 
   it("every installed package admits each supported line (npm ci prints no EBADENGINE warning)", () => {
@@ -61,6 +62,8 @@ describe("the startup warning for a Node line past its end of life", () => {
     expect(nodeLineWarning("v22.12.0", today)).toBeUndefined();
     expect(nodeLineWarning("v24.0.0", today)).toBeUndefined();
     expect(nodeLineWarning("v22.12.0", new Date("2027-05-01T00:00:00Z"))).toMatch(/^Node\.js 22 is past/);
+    // An odd line, never long supported.
+    expect(nodeLineWarning("v23.11.0", today)).toMatch(/^Node\.js 23 is past its end of life \(2025-06-01\)/);
     // A line this table does not know (a newer one) is not warned about.
     expect(nodeLineWarning("v26.1.0", today)).toBeUndefined();
   });
