@@ -211,6 +211,35 @@ describe("a body declared over the limit", () => {
     body.destroy();
   });
 
+  it("a chunked body that crosses the limit, then stalls: 413 within about a second, not at the request timeout", async () => {
+    const { hostname, port } = new URL(started.gateway.url);
+    const { connect } = await import("node:net");
+    const sent = performance.now();
+    const answer = await new Promise<{ text: string; ms: number }>((resolve, reject) => {
+      let text = "";
+      const socket = connect(Number(port), hostname, () => {
+        const chunk = "x".repeat(64 * 1024);
+        socket.write("POST /resolve HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n");
+        // 320 KiB in 64 KiB chunks, over the 256 KiB limit; then nothing more, the connection kept open.
+        for (let i = 0; i < 5; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      });
+      socket.on("data", (data: Buffer) => {
+        text += data.toString();
+        if (text.includes("Request body too large")) {
+          resolve({ text, ms: performance.now() - sent });
+          socket.destroy();
+        }
+      });
+      socket.on("error", reject);
+      setTimeout(() => {
+        resolve({ text, ms: Infinity });
+        socket.destroy();
+      }, 8000);
+    });
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer.ms).toBeLessThan(3000);
+  });
+
   it("with Expect: 100-continue: 413 at once, never 100 Continue", async () => {
     const body = openSlowBody(started.gateway.url, { kind: "silent", declaredLength: 300_000, headers: ["Expect: 100-continue"] });
     await body.sent;

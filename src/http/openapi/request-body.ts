@@ -75,25 +75,33 @@ export async function readBodyText(c: Context<AppEnv>, limit: number, refused?: 
 
 /**
  * Reads and drops what is left of a refused body, up to DRAINED_BYTES in
- * all (`read` so far): a client still sending it then reads the answer
- * instead of a reset connection (workerd resets a connection answered with
- * its body unread). Beyond that the rest is left to the platform. Not
- * cancelled: that would reset a Node connection the client may reuse.
+ * all (`read` so far) and for at most DRAIN_MS: a client still sending it
+ * then reads the answer instead of a reset connection (workerd resets a
+ * connection answered with its body unread), while one that stops sending
+ * mid-body is answered all the same. Beyond that the rest is left to the
+ * platform. Not cancelled: that would reset a Node connection the client
+ * may reuse.
  */
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<"stalled">((resolve) => (timer = setTimeout(() => resolve("stalled"), DRAIN_MS)));
   try {
     while (read <= DRAINED_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
+      const next = await Promise.race([reader.read(), stalled]);
+      if (next === "stalled" || next.done) return;
+      read += next.value.byteLength;
     }
     reader.releaseLock();
   } catch {
     // The client went away while its refused body drained: the 413 is still the answer.
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 /** Bytes of a refused body read (and dropped) before answering; a larger one is answered at once. */
 const DRAINED_BYTES = 1024 * 1024;
+/** Longest a refused body is drained before answering. */
+const DRAIN_MS = 1000;
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
