@@ -6,7 +6,7 @@ import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "./l
 import { deriveDomainKey } from "./sns/derive.js";
 import { Record } from "./sns/record-types.js";
 import { SRS_DEMO_EXAMPLES } from "./localnet/srs-demo.js";
-import { ledgerOptionsFromEnv } from "./localnet/settings.js";
+import { LocalnetSettingError, type LocalnetSettings, localnetSettings } from "./localnet/settings.js";
 
 /**
  * `npm run demo`: the embedded localnet loaded with the demo fixture, and the
@@ -17,8 +17,10 @@ import { ledgerOptionsFromEnv } from "./localnet/settings.js";
  */
 async function main(): Promise<void> {
   const srs = process.argv.includes("--srs") || process.env.SOL_SRS_RESOLUTION === "on";
-  const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH, ledgerOptionsFromEnv(process.env));
-  const localnetPort = Number(process.env.LOCALNET_PORT ?? 0);
+  // The localnet's settings as `npm run localnet` reads them, but an ephemeral port unless one is set.
+  const settings = settingsOrExit(() => localnetSettings({ LOCALNET_PORT: "0", ...process.env }, DEMO_FIXTURE_PATH, process.cwd()));
+  const ledger = await loadFixtureFile(settings.fixturePath, settings.ledger);
+  const localnetPort = settings.port;
   const localnet = await startLocalnet({ ledger, port: localnetPort }).catch(
     exitOnListenFailure({ port: localnetPort, host: "127.0.0.1", portSetting: "LOCALNET_PORT", hostSetting: "LOCALNET_HOST" }),
   );
@@ -97,6 +99,17 @@ async function main(): Promise<void> {
 }
 
 /** A server that cannot listen ends the demo with the one line naming the setting to change. */
+/** A bad setting ends the demo with its one-line message, as `npm run localnet` does. */
+function settingsOrExit(read: () => LocalnetSettings): LocalnetSettings {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof LocalnetSettingError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+}
+
 function exitOnListenFailure(target: ListenTarget): (error: unknown) => never {
   return (error) => {
     const line = listenFailure(error, target);
