@@ -38,17 +38,19 @@ export function indexObjectClient(name: string, waitMs: number): (namespace: Obj
     floor = reportedDrops === drops ? Math.max(floor, reported) : reported;
     drops = reportedDrops;
   };
+  /** One call to the object of this endpoint list, bounded by the index's own wait. */
+  const post = (namespace: ObjectNamespace, url: string, body: unknown) =>
+    namespace.get(namespace.idFromName(name)).fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(waitMs),
+    });
   return (namespace) => ({
     floor: () => (floor > 0 ? floor : undefined),
     async floorUnreachable(refused, servable): Promise<number> {
       const refusal: FloorRefusal = servable === undefined ? { floor: refused } : { floor: refused, servable };
-      const stub = namespace.get(namespace.idFromName(name));
-      const response = await stub.fetch(FLOOR_URL, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(refusal),
-        signal: AbortSignal.timeout(waitMs),
-      });
+      const response = await post(namespace, FLOOR_URL, refusal);
       const parsed = response.ok ? parseFloorAnswer(await response.json()) : undefined;
       if (!parsed) throw new Error(`tokenized index object answered ${response.status} without a floor`);
       learn(parsed.floor, parsed.floorDrops);
@@ -56,13 +58,7 @@ export function indexObjectClient(name: string, waitMs: number): (namespace: Obj
     },
     async namesOf(mints, slot): Promise<IndexAnswer> {
       const query: NamesQuery = { slot, mints };
-      const stub = namespace.get(namespace.idFromName(name));
-      const response = await stub.fetch(NAMES_URL, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(query),
-        signal: AbortSignal.timeout(waitMs),
-      });
+      const response = await post(namespace, NAMES_URL, query);
       const parsed = response.ok ? parseIndexAnswer(await response.json(), query) : undefined;
       if (!parsed) throw new Error(`tokenized index object answered ${response.status} without an answer`);
       learn(parsed.floor, parsed.floorDrops ?? 0);
