@@ -5,7 +5,7 @@ import { Agent, request } from "undici";
 import { type Localnet, startLocalnet } from "../src/localnet/server.js";
 import { mapLimit } from "../testkit/differential.js";
 import { startChildGateway } from "../testkit/child-gateway.js";
-import { settingsFor } from "./settings.js";
+import { settingsFor, ONE_CLIENT_UNLIMITED } from "./settings.js";
 import { generateWorkingSetParts } from "./working-set.js";
 import { buildLedger } from "../testkit/chain-gen.js";
 
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const parts = generateWorkingSetParts(settings.seed, Math.ceil(settings.names * 1.05));
   const names = parts.entries.filter((entry) => entry.sdk !== undefined).slice(0, settings.names).map((entry) => entry.name);
   const localnet = await startLocalnet({ ledger: buildLedger(parts.states) });
-  const gateway = await startChildGateway({ RPC_URL: localnet.url });
+  const gateway = await startChildGateway({ ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url });
   const agent = new Agent({ connections: settings.connections, keepAliveTimeout: 30_000 });
   const http = async (method: "GET" | "POST", path: string, body?: string) => {
     const response = await request(gateway.url + path, { method, dispatcher: agent, ...(body !== undefined && { body }) });

@@ -6,7 +6,7 @@ import { loadConfig } from "../src/config.js";
 import { startGateway } from "../src/platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "../src/localnet/index.js";
 import { deriveDomainKey } from "../src/sns/derive.js";
-import { settingsFor } from "./settings.js";
+import { settingsFor, ONE_CLIENT_UNLIMITED } from "./settings.js";
 import { referenceResolveSrs } from "../testkit/srs-reference.js";
 
 /*
@@ -183,7 +183,7 @@ export async function runRouteSection(): Promise<RouteSection> {
   const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
   const localnet = await startLocalnet({ ledger });
   const gateway = await startGateway(
-    loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", SOL_SRS_RESOLUTION: "on" }),
+    loadConfig({ ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", SOL_SRS_RESOLUTION: "on" }),
   );
   const get = async (path: string) => {
     const response = await fetch(gateway.url + path);

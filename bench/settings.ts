@@ -283,6 +283,12 @@ export function commonSettings(env: NodeJS.ProcessEnv = process.env): Values<typ
   return valuesOf(COMMON_KNOBS, env);
 }
 
+/**
+ * The bench's load comes from one address, which the gateway counts as one client: its per-client call
+ * allowances (src/http/frame/client-call-limit.ts) would measure refusals, not answers. Off unless set.
+ */
+export const ONE_CLIENT_UNLIMITED: Readonly<Record<string, string>> = { RPC_RATE_LIMIT: "0", RPC_OVERRIDE_RATE_LIMIT: "0" };
+
 /** The bench sets these itself for every gateway it starts. */
 const OWN_VARIABLES = new Set(["PORT", "HOST", "RPC_URL"]);
 
@@ -292,7 +298,7 @@ const OWN_VARIABLES = new Set(["PORT", "HOST", "RPC_URL"]);
  * `NFT_HOLDER_TTL_MS=2000 npm run bench -- resolve`. A section's own choices are applied after these.
  */
 export function gatewayOverrides(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const result: Record<string, string> = {};
+  const result: Record<string, string> = { ...ONE_CLIENT_UNLIMITED };
   for (const name of CONFIG_VARIABLES) {
     const value = env[name];
     if (value !== undefined && value !== "" && !OWN_VARIABLES.has(name)) result[name] = value;

@@ -5,7 +5,7 @@ import { Ledger, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, 
 import { bytesToAddress, utf8 } from "../src/sns/bytes.js";
 import { NAME_TOKENIZER_ID } from "../src/sns/constants.js";
 import { deriveDomainKey } from "../src/sns/derive.js";
-import { settingsFor } from "./settings.js";
+import { settingsFor, ONE_CLIENT_UNLIMITED } from "./settings.js";
 
 /*
  * `npm run bench -- index`: bootstrap time and memory of the tokenized-domain
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   tokenizeDomain(ledger, { domainKey: deriveDomainKey("gallery"), holder });
 
   const localnet = await startLocalnet({ ledger });
-  const gateway = await startGateway(loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }));
+  const gateway = await startGateway(loadConfig({ ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }));
   const before = memoryMB();
   const started = performance.now();
   const first = await (await fetch(`${gateway.url}/domains/${holder}`)).json();

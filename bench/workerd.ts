@@ -19,7 +19,7 @@ import { startWorkerdGateway } from "../testkit/workerd-gateway.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
 import { WORKER_OUTFILE, bundleWorker } from "../scripts/worker-bundle.mjs";
 import { readFileSync } from "node:fs";
-import { settingsFor } from "./settings.js";
+import { settingsFor, ONE_CLIENT_UNLIMITED } from "./settings.js";
 
 /*
  * `npm run bench -- workerd`: `/resolve` throughput at 64 concurrent clients,
@@ -82,7 +82,7 @@ async function domainsOn(url: string, holder: string, counted: Awaited<ReturnTyp
 async function domainsSection(): Promise<void> {
   const { ledger, holder } = walletLedger();
   const chain = await startLocalnet({ ledger, latencyMs: LATENCY_MS });
-  const env = { RPC_URL: chain.url, LOG_LEVEL: "info" };
+  const env = { ...ONE_CLIENT_UNLIMITED, RPC_URL: chain.url, LOG_LEVEL: "info" };
   try {
     const node = await startChildGateway(env);
     const onNode = await domainsOn(node.url, holder, chain).finally(() => node.stop());
@@ -109,7 +109,7 @@ ratio workerd with/without the index object: ${(withObject.rps / scanning.rps).t
 
 const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
 // Request logs on, as deployed (the Node child reports its URL in its "listening" line).
-const env = { RPC_URL: localnet.url, LOG_LEVEL: "info" };
+const env = { ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url, LOG_LEVEL: "info" };
 try {
   const node = await startChildGateway(env);
   const onNode = await throughput(node.url).finally(() => node.stop());
