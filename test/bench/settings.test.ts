@@ -37,6 +37,13 @@ describe("bench settings", () => {
   it("passes the gateway's own settings to the gateways, never the address the bench gives them", () => {
     expect(gatewayOverrides({ NFT_HOLDER_TTL_MS: "2000", RPC_URL: "http://x", PORT: "1", HOME: "/root", BENCH_ROUNDS: "1" })).toEqual({
       NFT_HOLDER_TTL_MS: "2000",
+      RPC_RATE_LIMIT: "0",
+      RPC_OVERRIDE_RATE_LIMIT: "0",
     });
+  });
+
+  it("starts gateways without a per-client call allowance (the load is one client) unless the environment sets one", () => {
+    expect(gatewayOverrides({})).toEqual({ RPC_RATE_LIMIT: "0", RPC_OVERRIDE_RATE_LIMIT: "0" });
+    expect(gatewayOverrides({ RPC_RATE_LIMIT: "500" })).toEqual({ RPC_RATE_LIMIT: "500", RPC_OVERRIDE_RATE_LIMIT: "0" });
   });
 });
