@@ -36,14 +36,14 @@ describe("npm run localnet", () => {
   });
 });
 
-describe("README's localnet table", () => {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const header = readme.indexOf("| Localnet variable | Default | Meaning |");
-  const table = readme.slice(header, readme.indexOf("\n\n", header));
+describe("docs/operations.md's localnet table", () => {
+  const page = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+  const header = page.indexOf("| Localnet variable | Default | Meaning |");
+  const table = page.slice(header, page.indexOf("\n\n", header));
   const rows = [...table.matchAll(/^\| `([A-Z0-9_]+)` \| `([^`]*)` \|/gm)].map((match) => [match[1]!, match[2]!]);
 
   it("lists every variable src/localnet/settings.ts reads, with its default, and nothing else", () => {
-    expect(header, "README.md: a table headed | Localnet variable | Default | Meaning |").toBeGreaterThan(0);
+    expect(header, "docs/operations.md: a table headed | Localnet variable | Default | Meaning |").toBeGreaterThan(0);
     expect(Object.fromEntries(rows)).toEqual(LOCALNET_DEFAULTS);
   });
 

@@ -13,7 +13,7 @@ import { holdPort, startEntry } from "../../../testkit/entry-process.js";
 const ROOT = new URL("../../../", import.meta.url);
 const wrangler = readFileSync(new URL("wrangler.toml", ROOT), "utf8");
 const entry = readFileSync(new URL("src/platform/workers/main.ts", ROOT), "utf8");
-const readme = readFileSync(new URL("README.md", ROOT), "utf8");
+const performancePage = readFileSync(new URL("docs/performance.md", ROOT), "utf8");
 
 /** The key = "value" pairs of the `[[header]]` tables in the file, uncommented. */
 function tables(header: string): Record<string, string>[] {
@@ -52,7 +52,7 @@ describe("wrangler.toml", () => {
     expect(migration?.new_sqlite_classes).toBe('["TokenizedIndexObject"]');
   });
 
-  // The README says Workers take the same defaults as Node: a var set here is that default, written out.
+  // docs/configuration.md says Workers take the same defaults as Node: a var set here is that default, written out.
   it("[vars] names only settings src/config.ts reads, each set to its default", () => {
     const listed = vars();
     expect(listed.length).toBeGreaterThan(10);
@@ -77,9 +77,9 @@ function wranglerEnv(home: string): Record<string, string | undefined> {
   return { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", XDG_CONFIG_HOME: home };
 }
 
-/** The README's figure for the Workers bundle, in KiB: `dist-worker/worker.js` N KiB minified, M KiB gzip. */
+/** docs/performance.md's figure for the Workers bundle, in KiB: `dist-worker/worker.js` N KiB minified, M KiB gzip. */
 const STATED = /`dist-worker\/worker\.js`\s+([\d,]+) KiB minified, ([\d,]+) KiB gzip/;
-/** How far the measured size may be from the README's before the README must be updated. */
+/** How far the measured size may be from docs/performance.md's before that page must be updated. */
 const TOLERANCE = 0.05;
 
 describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
@@ -89,7 +89,7 @@ describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
   });
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-  it("`npm run deploy -- --dry-run` builds the bundle offline, the size the README states within 5%", { timeout: 120_000 }, async () => {
+  it("`npm run deploy -- --dry-run` builds the bundle offline, the size docs/performance.md states within 5%", { timeout: 120_000 }, async () => {
     const run = startEntry(["npm", "run", "--silent", "deploy", "--", "--dry-run", "--outdir", join(home, "out")], wranglerEnv(home), false);
     const output = () => run.stdout() + run.stderr();
     expect(await run.exited, output()).toBe(0);
@@ -98,10 +98,10 @@ describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
     expect(measured, output()).not.toBeNull();
     const [kib, gzipKib] = [Number(measured![1]), Number(measured![2])];
     console.log(`wrangler deploy --dry-run: ${kib} KiB, gzip ${gzipKib} KiB`);
-    const stated = STATED.exec(readme);
-    expect(stated, "README.md: the Workers bundle size, as `dist-worker/worker.js` N KiB minified, M KiB gzip").not.toBeNull();
+    const stated = STATED.exec(performancePage);
+    expect(stated, "docs/performance.md: the Workers bundle size, as `dist-worker/worker.js` N KiB minified, M KiB gzip").not.toBeNull();
     const [statedKib, statedGzip] = [Number(stated![1]!.replace(/,/g, "")), Number(stated![2]!.replace(/,/g, ""))];
-    const message = `README.md states ${statedKib} KiB, ${statedGzip} KiB gzip; wrangler measures ${kib} KiB, ${gzipKib} KiB gzip`;
+    const message = `docs/performance.md states ${statedKib} KiB, ${statedGzip} KiB gzip; wrangler measures ${kib} KiB, ${gzipKib} KiB gzip`;
     expect(Math.abs(statedKib - kib) / kib, message).toBeLessThanOrEqual(TOLERANCE);
     expect(Math.abs(statedGzip - gzipKib) / gzipKib, message).toBeLessThanOrEqual(TOLERANCE);
   });
