@@ -4,7 +4,7 @@ import { startListingRpc } from "../testkit/hostile-rpc.js";
 import { burst, burstAgent, countedStatuses, heavyRoutes } from "../testkit/burst.js";
 
 // Peak RSS of the gateway as `npm start` runs it (a fresh child process per route) through bursts of 1,024
-// concurrent connections, each with one request of that route in flight: what the README's memory
+// concurrent connections, each with one request of that route in flight: what docs/performance.md's memory
 // statement is about, route by route. Statuses are counted (503 = refused by a route's bulkhead).
 //   npx tsx bench/route-rss.ts              HOSTILE_ENTRY=<dir>/platform/node.js for another build
 

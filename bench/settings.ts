@@ -306,7 +306,7 @@ export function gatewayOverrides(env: NodeJS.ProcessEnv = process.env): Record<s
   return result;
 }
 
-/** Every knob once per variable, with the sections that read it and their defaults, for help and the README check. */
+/** Every knob once per variable, with the sections that read it and their defaults, for help and the bench/README.md check. */
 export function knobTable(): { env: string; sections: string; defaults: string; about: string }[] {
   const rows = new Map<string, { sections: string[]; defaults: string[]; about: string }>();
   const add = (section: string, knob: Knob<unknown>) => {

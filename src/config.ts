@@ -246,5 +246,5 @@ export function loadConfig(env: Env): GatewayConfig {
   };
 }
 
-/** Every environment variable the gateway reads, as listed in the README's Configuration table. */
+/** Every environment variable the gateway reads, as listed in docs/configuration.md's Variables table. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);

@@ -8,7 +8,7 @@ import { KEY_MEMO_BYTES, RESOLUTION_MEMO_BYTES } from "../src/sns/derive.js";
 import { ON_CURVE_MEMO_BYTES, SIGNATURE_MEMO_BYTES } from "../src/sns/curve.js";
 import { memoBudgets } from "../src/sns/memos.js";
 
-// The layering the README's Architecture section describes, checked on the
+// The layering docs/architecture.md describes, checked on the
 // sources themselves (as test/platform/platform-free.test.ts checks the
 // Workers bundle): each rule names what it protects.
 

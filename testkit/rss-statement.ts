@@ -3,7 +3,7 @@
  * per Node line. Node 24's V8 keeps a larger resident baseline than Node 22's
  * under the same `npm start` flags: the same bursts peaked 10–53 MB higher
  * (158–203 MB against 150, 184–186 against 170, measured with `.ci/run`), so
- * its statement is 70 MB above Node 22's. README's memory statement says the same.
+ * its statement is 70 MB above Node 22's. docs/performance.md, Memory, says the same.
  */
 const MiB = 1024 * 1024;
 const NODE_MAJOR = Number(process.versions.node.split(".")[0]);

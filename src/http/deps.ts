@@ -13,7 +13,7 @@ import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
 import type { RpcUsage, YieldToLoop } from "./frame/rpc-usage.js";
 import type { ClientCallLimit } from "./frame/client-call-limit.js";
 
-/** What a bulk request asked for and got, for its log line (see README, "Request log"). */
+/** What a bulk request asked for and got, for its log line (see docs/operations.md, "Request log"). */
 export interface BulkTally {
   /** Names in the request, repeats included. */
   readonly names: number;

@@ -4,7 +4,7 @@ import { DEFAULT_LAMPORTS_PER_BYTE, DEFAULT_SLOT_MS, type LedgerOptions } from "
 
 /**
  * The environment variables `npm run localnet` reads (main.ts), each with
- * its default as the README's localnet table lists it
+ * its default as docs/operations.md's localnet table lists it
  * (test/localnet/main.test.ts compares the two). The cluster's parameters
  * (rent rate, slot time) default to mainnet's values today; the demo reads
  * them too (ledgerOptionsFromEnv).

@@ -4,7 +4,7 @@ import { RpcError } from "./errors.js";
  * What one HTTP request may cause at its RPC endpoint, whatever the endpoint
  * answers: a hostile `rpc` server can list 100,000 accounts or claim a wallet
  * holds 40,000 mints, and the work that follows (reads, scans, derivations)
- * must stop at a bound the operator chose (README, Configuration:
+ * must stop at a bound the operator chose (docs/configuration.md:
  * `RPC_BUDGET_*` for `RPC_URL`, `RPC_OVERRIDE_BUDGET_*` for overrides).
  */
 export interface BudgetLimits {

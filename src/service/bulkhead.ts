@@ -1,7 +1,7 @@
 import { OverloadedError } from "../rpc/errors.js";
 
 /**
- * The heavy routes' bulkheads (README, Bounded memory): records asked of
+ * The heavy routes' bulkheads (docs/security.md, Heavy routes): records asked of
  * `/records-v2`, wallets asked of `/multiple-primary-domains`, and requests
  * naming an `rpc` override on the list routes (`/domains`, `/subdomains`),
  * whose lists the override's server sizes.
@@ -94,8 +94,8 @@ interface ClientLoad {
  * route chooses (records asked for, wallets, requests), and how much may
  * wait for room. Work past both is refused at once: a burst of 1,024
  * connections asking `/records-v2` for 100 records each must not hold
- * 102,400 decoded records and their answers in memory together (README,
- * Bounded memory). A waiting request holds only its parsed input.
+ * 102,400 decoded records and their answers in memory together (docs/performance.md,
+ * Memory). A waiting request holds only its parsed input.
  *
  * Fair shares, by client (the key the rate limits count by, http/frame/client-key.ts):
  * while another client's work waits, no client holds more than a `SHARE` of

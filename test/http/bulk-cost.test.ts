@@ -9,7 +9,8 @@ import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
  * cold (nothing known) and warm (the same names again: holders' token
  * accounts known), the resolve cache off as by default; and what the
  * per-client limit (RPC_RATE_LIMIT, default) makes of a client sending
- * bulk requests of tokenized names. README, bulk resolution, states these.
+ * bulk requests of tokenized names. docs/routes.md, Bulk resolution, states these
+ * bounds; docs/performance.md, Bulk resolution, the counts measured.
  */
 const N = 1000;
 const KINDS: Record<string, { labels: BranchLabel[]; subdomains: number; tld: string }> = {
@@ -20,7 +21,7 @@ const KINDS: Record<string, { labels: BranchLabel[]; subdomains: number; tld: st
   "V1 SOL record": { labels: ["v1/valid"], subdomains: 0, tld: ".sns" },
   tokenized: { labels: ["nft/active"], subdomains: 0, tld: ".sns" },
 };
-/** README's statement: calls per 1,000 names of each kind, cold and warm, at most. */
+/** docs/routes.md's statement: calls per 1,000 names of each kind, cold and warm, at most. */
 const STATED: Record<string, readonly [number, number]> = {
   plain: [45, 45],
   ".sol": [45, 45],
@@ -49,7 +50,7 @@ describe("bulk requests of 1,000 names: JSON-RPC calls to RPC_URL", () => {
   }, 120_000);
   afterAll(() => stack?.close());
 
-  it("per kind of name, cold and warm, within README's statement", async () => {
+  it("per kind of name, cold and warm, within docs/routes.md's statement", async () => {
     const rows: string[] = [];
     for (const kind of Object.keys(KINDS)) {
       const measured: number[] = [];

@@ -20,7 +20,7 @@ import { floodInChild } from "../../testkit/slow-body.js";
  */
 const ATTACK = 14_000;
 const MB = 1024 * 1024;
-/** README, Bounded memory: the RSS statement of the heavy routes under attack. */
+/** docs/performance.md, Memory: the RSS statement under attack (hostile answers, hostile servers, this flood). */
 const RSS_STATEMENT = rssStatement(180);
 
 let localnet: Localnet;

@@ -10,8 +10,8 @@ import { type Stack, startStack } from "../../testkit/stack.js";
 
 /**
  * One request naming a lying JSON-RPC server that lists N children, N
- * mints or N registry-owned names ends within its budget (README, Security:
- * "Every request has a budget"): by its deadline, with its budgeted status,
+ * mints or N registry-owned names ends within its budget (docs/security.md,
+ * "Request budgets"): by its deadline, with its budgeted status,
  * the server seeing at most its calls, while a `/health` every 50 ms keeps
  * answering within 1 s. The gateway runs as `npm start` runs it, with its
  * default budgets, in a child process whose peak RSS is read from the kernel.
@@ -20,7 +20,7 @@ import { type Stack, startStack } from "../../testkit/stack.js";
 const DEFAULTS = loadConfig({});
 const OVERRIDE_BUDGET = DEFAULTS.rpcOverrideBudget;
 /**
- * README, Performance: under hostile RPC answers the resident set stays under
+ * docs/performance.md, Memory: under hostile RPC answers the resident set stays under
  * 180 MB (these attackers are hostile `rpc` servers, as in hostile-rpc.test.ts;
  * eight at once peaked 133.6–155.8 MB in repeated runs on Node 22, over the
  * 150 MB of ordinary bursts).

@@ -17,7 +17,7 @@ import { BULK_CONCURRENCY, BULK_LINE } from "../../src/http/routes/resolve-bulk.
  * Node only: it is about the Node process.
  */
 /**
- * README, bulk resolution: 64 and 256 bulk requests at once stay under 200 MB (measured on Node 20.20 over
+ * docs/performance.md, Memory: 64 and 256 bulk requests at once stay under 200 MB (measured on Node 20.20 over
  * four runs: 137.2–139.9 and 143.5–150.2 MB; 180.5 and 198.0 MB in an earlier measurement).
  */
 const RSS_BUDGET = rssStatement(200);

@@ -13,7 +13,7 @@ import { NPM_START } from "../../testkit/npm-start.js";
  */
 const CONNECTIONS = 1024;
 const BURSTS = 6;
-/** README, Performance: "RSS <= 150 MB at c1024"; the bound is the target itself, not a measurement. */
+/** docs/performance.md, Memory: "RSS <= 150 MB at c1024"; the bound is the target itself, not a measurement. */
 const RSS_BUDGET = rssStatement(150);
 const MB = 1024 * 1024;
 

@@ -12,7 +12,7 @@ import { request } from "../../testkit/stack.js";
  * heap limits) in a child process whose peak RSS is read from the kernel.
  */
 const RPC_TIMEOUT_MS = 2000;
-/** README, Performance: under hostile answers the peak RSS stays under 180 MB (measured 139–169.8 MB on Node 22). */
+/** docs/performance.md, Memory: under hostile answers the peak RSS stays under 180 MB (measured 139–169.8 MB on Node 22). */
 const RSS_BUDGET = rssStatement(180);
 const MB = 1024 * 1024;
 

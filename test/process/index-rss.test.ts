@@ -11,14 +11,15 @@ import { rssStatement } from "../../testkit/rss-statement.js";
 /**
  * The tokenized index at its full budget (TOKENIZED_INDEX_MAX_MB, default 32: 64 bytes a record)
  * in the gateway as `npm start` runs it, in a child process whose RSS is read from the kernel: the
- * index's rows are typed arrays outside the V8 heap, on top of what the heap caps bound. README,
- * Names and wallets, states what this measures. Node only: it is about the Node process.
+ * index's rows are typed arrays outside the V8 heap, on top of what the heap caps bound.
+ * docs/performance.md, Memory, states what this measures. Node only: it is about the Node process.
  */
 /** Records just under the default budget (32 MiB / 64 B = 524,288, the changes since the build counted too). */
 const RECORDS = 520_000;
 /**
- * README: a gateway building and then holding an index at its full budget stays under 230 MB (measured on
- * Node 20.20 over three runs: peaks 191.1–192.0 MB, 170.4–172.9 MB after; 206–215 MB in an earlier measurement).
+ * docs/performance.md, Memory: a gateway building and then holding an index at its full budget stays under
+ * 230 MB (measured on Node 20.20 over three runs: peaks 191.1–192.0 MB, 170.4–172.9 MB after; 206–215 MB in
+ * an earlier measurement).
  */
 const RSS_BUDGET = rssStatement(230);
 const MB = 1024 * 1024;

@@ -7,7 +7,7 @@ import { type ListingRpc, startListingRpc } from "../../testkit/hostile-rpc.js";
 import { NPM_START } from "../../testkit/npm-start.js";
 
 /**
- * The README's memory statement route by route: 1,024 connections, each with the largest request of a
+ * docs/performance.md's memory statement route by route: 1,024 connections, each with the largest request of a
  * heavy route in flight, against the gateway as `npm start` runs it, a fresh child process per route
  * whose peak RSS is read from the kernel. The bulkheads (src/service/bulkhead.ts) hold it: answers
  * past them would be 503, and with the default sizes none is. Node only: it is about the Node process.
@@ -15,7 +15,7 @@ import { NPM_START } from "../../testkit/npm-start.js";
 const CONNECTIONS = 1024;
 const BURSTS = 1;
 /**
- * README, Performance: a burst of one heavy route stays under 160 MB, the heavy
+ * docs/performance.md, Memory: a burst of one heavy route stays under 160 MB, the heavy
  * routes' own statement (peaks of 133.6–148.9 MB on Node 22 in repeated runs,
  * too close to the 150 MB of `/resolve` bursts to hold on a loaded machine).
  */

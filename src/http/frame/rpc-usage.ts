@@ -1,7 +1,7 @@
 import type { RpcEndpoint } from "../../rpc/endpoint.js";
 import type { RequestBudget } from "../../rpc/request-budget.js";
 
-/** What one request asked its RPC endpoint for (see README, "Request log"). */
+/** What one request asked its RPC endpoint for (see docs/operations.md, "Request log"). */
 export interface RpcUsage {
   /** Reads asked for: each getAccounts, token-holder, program-account, signature, transaction, blockhash or rent read counts one. */
   calls: number;
