@@ -38,7 +38,7 @@ function cannedAnswer(accounts: number): string {
               executable: false,
               lamports: 1_488_440, // rent-exempt for 165 bytes at 5,080 lamports a byte (mainnet today)
               owner: "namesLPneVptA9Z5rqUDD9tMTWEJwofgaYwp8cawRkX",
-              rentEpoch: 18_446_744_073_709_551_615,
+              rentEpoch: 2 ** 64, // u64::MAX (rent-exempt) as the nearest double, what JSON.parse makes of it
               space: 165,
             },
       );

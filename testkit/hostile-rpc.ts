@@ -133,7 +133,6 @@ export interface ListingRpc {
 
 const NAME_PROGRAM = "namesLPneVptA9Z5rqUDD9tMTWEJwofgaYwp8cawRkX";
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-const ROOT_DOMAIN = "58PwtjSDuFHuUkYjH9BYnnQKHfwo9reZhC2zMJv9JPkx";
 
 /** `count` distinct base58 keys, item i the same every time (bs58 of the 32-byte big-endian i + 1, salted). */
 function listedKeys(kind: ListingKind, count: number): string[] {

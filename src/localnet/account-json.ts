@@ -17,10 +17,10 @@ export interface EncodingOptions {
 
 /**
  * Agave reports `rentEpoch` as u64::MAX for rent-exempt accounts. JavaScript
- * numbers cannot hold it, so responses carry this stand-in and the serializer
- * rewrites it to the exact digits (see `serializeResponse`).
+ * numbers cannot hold it, so responses carry this stand-in (the nearest double,
+ * 2^64) and the serializer rewrites it to the exact digits (see `serialize` in jsonrpc.ts).
  */
-export const RENT_EXEMPT_EPOCH = 18446744073709551615;
+export const RENT_EXEMPT_EPOCH = 2 ** 64;
 
 const MAX_BASE58_BYTES = 128;
 const ENCODINGS: readonly AccountEncoding[] = ["binary", "base58", "base64", "base64+zstd", "jsonParsed"];

@@ -347,7 +347,9 @@ export class Resolver {
     entry.refreshAt = Infinity;
     if (!this.options.refreshAhead || this.inFlight.has(id)) return;
     this.telemetry.resolveCache("refresh");
-    this.start(registry, endpoint, name, id);
+    // Fire and forget: the request that asked answers from the entry, and `start` handles both outcomes itself
+    // (a cache is there whenever an entry is, so its handler catches a failure).
+    void this.start(registry, endpoint, name, id);
   }
 
   private start(registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {

@@ -399,7 +399,8 @@ export class TokenizedIndex implements MintIndex {
     clearTimeout(this.retryTimer);
     const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (this.failures - 1));
     // Over the budget is a fact about the chain that changes slowly: the longest pause at once.
-    this.retryTimer = setTimeout(() => this.build().catch(() => undefined), overBudget ? MAX_RETRY_MS : delay);
+    // `fail` has recorded a build's failure already: the timer drops only the rejection.
+    this.retryTimer = setTimeout(() => void this.build().catch(() => undefined), overBudget ? MAX_RETRY_MS : delay);
     (this.retryTimer as { unref?: () => void }).unref?.();
   }
 

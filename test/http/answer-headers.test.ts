@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { rawExchange } from "../../testkit/raw-http.js";
 import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";

@@ -11,6 +11,7 @@ export interface RawResponse {
   status: number;
   contentType: string | null;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read any field of it; `expect` checks them
   json(): any;
 }
 
@@ -29,6 +30,7 @@ export async function post(url: string, body: unknown, contentType = "applicatio
 let nextId = 1;
 
 /** One JSON-RPC call; returns the parsed envelope. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as `RawResponse.json`
 export async function call(url: string, method: string, params?: unknown[]): Promise<any> {
   const response = await post(url, { jsonrpc: "2.0", id: nextId++, method, ...(params ? { params } : {}) });
   return response.json();
