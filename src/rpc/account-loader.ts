@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/chain.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
-import { OverloadedError, RpcError } from "./errors.js";
+import { OverloadedError, RpcFailure } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { type RequestBudget, addPayer } from "./request-budget.js";
 import { parseMultipleAccounts } from "./results.js";
