@@ -67,7 +67,7 @@ const rpcUrls = z
 const hostList = z
   .string()
   .optional()
-  .transform((value, ctx) => {
+  .transform((value, ctx): ReadonlySet<string> | undefined => {
     const hosts = (value ?? "")
       .split(",")
       .map((host) => host.trim().toLowerCase().replace(/\.$/, ""))
@@ -100,96 +100,132 @@ const headerName = z
  */
 const RPC_RATE_LIMIT_DEFAULT = 20_000;
 
-const schema = z.object({
-  PORT: intFrom(3000, 0, 65535),
-  HOST: z.string().optional().transform((v) => v?.trim() || "0.0.0.0"),
-  RPC_URL: rpcUrls,
-  RPC_TIMEOUT_MS: intFrom(5000, 1, 600_000),
-  RPC_HEDGE_MS: intFrom(0, 0, 600_000),
-  ALLOW_PRIVATE_RPC_OVERRIDE: flag,
-  ALLOW_PDA_OWNERS: pdaPolicy,
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
-  RESOLVE_CACHE_TTL_MS: intFrom(0, 0, 3_600_000),
-  CACHE_TTL_SECONDS: intFrom(10, 0, 31_536_000),
-  BATCH_WINDOW_MS: intFrom(1, 0, 1000),
-  RPC_MAX_IN_FLIGHT: intFrom(4, 1, 1024),
-  RPC_SETTLE_SLICE: intFrom(32, 0, 100_000),
-  SHUTDOWN_GRACE_MS: intFrom(10_000, 0, 600_000),
-  RPC_OVERRIDE: z.enum(["on", "off"]).optional().default("on"),
-  TOKENIZED_INDEX: z.enum(["on", "off"]).optional().default("on"),
-  TOKENIZED_INDEX_MAX_MB: intFrom(32, 1, 4096),
-  TOKENIZED_INDEX_FLOOR_GIVE_UP_MS: intFrom(10_000, 100, 600_000),
-  RPC_OVERRIDE_HOSTS: hostList,
-  RPC_OVERRIDE_RATE_LIMIT: intFrom(1200, 0, 100_000_000),
-  RPC_RATE_LIMIT: intFrom(RPC_RATE_LIMIT_DEFAULT, 0, 100_000_000),
-  RPC_BUDGET_MS: intFrom(30_000, 100, 600_000),
-  RPC_BUDGET_CALLS: intFrom(5000, 1, 10_000_000),
-  RPC_BUDGET_BYTES: intFrom(256 * 1024 * 1024, 1024, 2 ** 40),
-  RPC_BUDGET_ITEMS: intFrom(200_000, 1, 100_000_000),
-  BULKHEAD_RECORDS: intFrom(600, 1, 1_000_000),
-  BULKHEAD_WALLETS: intFrom(1000, 1, 1_000_000),
-  BULKHEAD_OVERRIDE_LISTS: intFrom(32, 1, 100_000),
-  RPC_OVERRIDE_BUDGET_MS: intFrom(10_000, 100, 600_000),
-  RPC_OVERRIDE_BUDGET_CALLS: intFrom(200, 1, 10_000_000),
-  RPC_OVERRIDE_BUDGET_BYTES: intFrom(16 * 1024 * 1024, 1024, 2 ** 40),
-  RPC_OVERRIDE_BUDGET_ITEMS: intFrom(20_000, 1, 100_000_000),
-  CLIENT_IP_HEADER: headerName,
-  HEADERS_TIMEOUT_MS: intFrom(10_000, 1000, 120_000),
-  NFT_HOLDER_TTL_MS: intFrom(0, 0, 60_000),
-  METRICS: z.enum(["on", "off"]).optional().default("on"),
-  SOL_SRS_RESOLUTION: z.enum(["on", "off"]).optional().default("off"),
-});
+/** `on` or `off`, read as a boolean. */
+const onOff = (fallback: "on" | "off") =>
+  z
+    .enum(["on", "off"])
+    .optional()
+    .default(fallback)
+    .transform((value) => value === "on");
+
+/** A setting: the environment variable it is read from, and how its text is read. */
+interface Setting<S extends z.ZodType = z.ZodType> {
+  readonly variable: string;
+  readonly schema: S;
+}
+
+const fromEnv = <S extends z.ZodType>(variable: string, schema: S): Setting<S> => ({ variable, schema });
+
+/** Settings by configuration field; a nested table is a group of fields (`rpcBudget.maxCalls`). */
+interface SettingTable {
+  readonly [field: string]: Setting | SettingTable;
+}
+
+const isSetting = (entry: Setting | SettingTable): entry is Setting => entry.schema instanceof z.ZodType;
+
+/**
+ * Every setting, declared once: its field, its variable, how it is read (default, range, coercion) and
+ * what it means. The order is the order in which a ConfigError lists bad variables.
+ */
+const SETTINGS = {
+  port: fromEnv("PORT", intFrom(3000, 0, 65535)),
+  host: fromEnv(
+    "HOST",
+    z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || "0.0.0.0"),
+  ),
+  /** `RPC_URL`: none, one, or several endpoints in order of preference (failover). */
+  rpcUrls: fromEnv("RPC_URL", rpcUrls),
+  rpcTimeoutMs: fromEnv("RPC_TIMEOUT_MS", intFrom(5000, 1, 600_000)),
+  /** With several endpoints, a read unanswered after this long also goes to the next one; 0: off. */
+  rpcHedgeMs: fromEnv("RPC_HEDGE_MS", intFrom(0, 0, 600_000)),
+  allowPrivateRpcOverride: fromEnv("ALLOW_PRIVATE_RPC_OVERRIDE", flag),
+  pdaPolicy: fromEnv("ALLOW_PDA_OWNERS", pdaPolicy),
+  logLevel: fromEnv(
+    "LOG_LEVEL",
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
+  ),
+  resolveCacheTtlMs: fromEnv("RESOLVE_CACHE_TTL_MS", intFrom(0, 0, 3_600_000)),
+  cacheTtlSeconds: fromEnv("CACHE_TTL_SECONDS", intFrom(10, 0, 31_536_000)),
+  batchWindowMs: fromEnv("BATCH_WINDOW_MS", intFrom(1, 0, 1000)),
+  rpcMaxInFlight: fromEnv("RPC_MAX_IN_FLIGHT", intFrom(4, 1, 1024)),
+  /** Account reads of one batch reply settled per event-loop turn while the loop has idle time (Node); 0: all at once. */
+  rpcSettleSlice: fromEnv("RPC_SETTLE_SLICE", intFrom(32, 0, 100_000)),
+  shutdownGraceMs: fromEnv("SHUTDOWN_GRACE_MS", intFrom(10_000, 0, 600_000)),
+  rpcOverride: fromEnv("RPC_OVERRIDE", onOff("on")),
+  /** `/domains` on RPC_URL reads tokenized domains from an in-memory index of the tokenizer. */
+  tokenizedIndex: fromEnv("TOKENIZED_INDEX", onOff("on")),
+  /** Memory the tokenized index may take, in MiB (64 bytes per record); past it, `/domains` scans. */
+  tokenizedIndexMaxMb: fromEnv("TOKENIZED_INDEX_MAX_MB", intFrom(32, 1, 4096)),
+  /** How long every endpoint may refuse the index's floor (-32016) before it is dropped to what they serve. */
+  tokenizedIndexFloorGiveUpMs: fromEnv("TOKENIZED_INDEX_FLOOR_GIVE_UP_MS", intFrom(10_000, 100, 600_000)),
+  /** Host names an `rpc` override may name; undefined: any public host. */
+  rpcOverrideHosts: fromEnv("RPC_OVERRIDE_HOSTS", hostList),
+  /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
+  rpcOverrideRateLimit: fromEnv("RPC_OVERRIDE_RATE_LIMIT", intFrom(1200, 0, 100_000_000)),
+  /** JSON-RPC calls to `RPC_URL` one client's requests may cause per minute (RPC_RATE_LIMIT); 0: unlimited. */
+  rpcRateLimit: fromEnv("RPC_RATE_LIMIT", intFrom(RPC_RATE_LIMIT_DEFAULT, 0, 100_000_000)),
+  /** What one request on `RPC_URL` may cause (RPC_BUDGET_*). */
+  rpcBudget: {
+    deadlineMs: fromEnv("RPC_BUDGET_MS", intFrom(30_000, 100, 600_000)),
+    maxCalls: fromEnv("RPC_BUDGET_CALLS", intFrom(5000, 1, 10_000_000)),
+    maxBytes: fromEnv("RPC_BUDGET_BYTES", intFrom(256 * 1024 * 1024, 1024, 2 ** 40)),
+    maxItems: fromEnv("RPC_BUDGET_ITEMS", intFrom(200_000, 1, 100_000_000)),
+  },
+  /** Work under way at once on the heavy routes (BULKHEAD_*): records, wallets, override list requests. */
+  bulkheads: {
+    records: fromEnv("BULKHEAD_RECORDS", intFrom(600, 1, 1_000_000)),
+    wallets: fromEnv("BULKHEAD_WALLETS", intFrom(1000, 1, 1_000_000)),
+    overrideLists: fromEnv("BULKHEAD_OVERRIDE_LISTS", intFrom(32, 1, 100_000)),
+  },
+  /** What one request naming an `rpc` override may cause (RPC_OVERRIDE_BUDGET_*). */
+  rpcOverrideBudget: {
+    deadlineMs: fromEnv("RPC_OVERRIDE_BUDGET_MS", intFrom(10_000, 100, 600_000)),
+    maxCalls: fromEnv("RPC_OVERRIDE_BUDGET_CALLS", intFrom(200, 1, 10_000_000)),
+    maxBytes: fromEnv("RPC_OVERRIDE_BUDGET_BYTES", intFrom(16 * 1024 * 1024, 1024, 2 ** 40)),
+    maxItems: fromEnv("RPC_OVERRIDE_BUDGET_ITEMS", intFrom(20_000, 1, 100_000_000)),
+  },
+  /** Header carrying the client IP (set by a trusted proxy); undefined: the socket's address. */
+  clientIpHeader: fromEnv("CLIENT_IP_HEADER", headerName),
+  /** Time a client has to send a request's headers (and twice that for the whole request). */
+  headersTimeoutMs: fromEnv("HEADERS_TIMEOUT_MS", intFrom(10_000, 1000, 120_000)),
+  /** How long a tokenized domain's NFT holder may be reused by /resolve; 0: looked up every time. */
+  nftHolderTtlMs: fromEnv("NFT_HOLDER_TTL_MS", intFrom(0, 0, 60_000)),
+  /** Prometheus metrics kept and served at `GET /metrics`. */
+  metrics: fromEnv("METRICS", onOff("on")),
+  /** `.sol` names resolve through their SRS record; `/safe-resolve` cross-checks it with the name service. */
+  solSrsResolution: fromEnv("SOL_SRS_RESOLUTION", onOff("off")),
+} satisfies SettingTable;
+
+/** The configuration a table of settings reads into: each setting's value, groups as nested objects. */
+type ConfigOf<T> = {
+  readonly [K in keyof T]: T[K] extends Setting<infer S> ? z.output<S> : ConfigOf<T[K]>;
+};
+
+export type GatewayConfig = ConfigOf<typeof SETTINGS>;
+
+/** Each setting's reader under its variable's name, so that a bad value is reported by the variable. */
+const schemaShape = (table: SettingTable): Record<string, z.ZodType> =>
+  Object.fromEntries(
+    Object.values(table).flatMap((entry) =>
+      isSetting(entry) ? [[entry.variable, entry.schema]] : Object.entries(schemaShape(entry)),
+    ),
+  );
+
+const schema = z.object(schemaShape(SETTINGS));
+
+/** The configuration of a table, from the values its variables were read into. */
+const configOf = (table: SettingTable, read: Readonly<Record<string, unknown>>): unknown =>
+  Object.fromEntries(
+    Object.entries(table).map(([field, entry]) => [
+      field,
+      isSetting(entry) ? read[entry.variable] : configOf(entry, read),
+    ]),
+  );
 
 export type Env = Record<string, string | undefined>;
-
-export interface GatewayConfig {
-  readonly port: number;
-  readonly host: string;
-  /** `RPC_URL`: none, one, or several endpoints in order of preference (failover). */
-  readonly rpcUrls: readonly string[];
-  readonly rpcTimeoutMs: number;
-  /** With several endpoints, a read unanswered after this long also goes to the next one; 0: off. */
-  readonly rpcHedgeMs: number;
-  readonly allowPrivateRpcOverride: boolean;
-  readonly pdaPolicy: PdaPolicy;
-  readonly logLevel: string;
-  readonly resolveCacheTtlMs: number;
-  readonly cacheTtlSeconds: number;
-  readonly batchWindowMs: number;
-  readonly rpcMaxInFlight: number;
-  /** Account reads of one batch reply settled per event-loop turn while the loop has idle time (Node); 0: all at once. */
-  readonly rpcSettleSlice: number;
-  readonly shutdownGraceMs: number;
-  readonly rpcOverride: boolean;
-  /** `/domains` on RPC_URL reads tokenized domains from an in-memory index of the tokenizer. */
-  readonly tokenizedIndex: boolean;
-  /** Memory the tokenized index may take, in MiB (64 bytes per record); past it, `/domains` scans. */
-  readonly tokenizedIndexMaxMb: number;
-  /** How long every endpoint may refuse the index's floor (-32016) before it is dropped to what they serve. */
-  readonly tokenizedIndexFloorGiveUpMs: number;
-  /** Host names an `rpc` override may name; undefined: any public host. */
-  readonly rpcOverrideHosts: ReadonlySet<string> | undefined;
-  /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */
-  readonly rpcOverrideRateLimit: number;
-  /** JSON-RPC calls to `RPC_URL` one client's requests may cause per minute (RPC_RATE_LIMIT); 0: unlimited. */
-  readonly rpcRateLimit: number;
-  /** What one request on `RPC_URL` may cause (RPC_BUDGET_*). */
-  readonly rpcBudget: BudgetLimits;
-  /** What one request naming an `rpc` override may cause (RPC_OVERRIDE_BUDGET_*). */
-  readonly rpcOverrideBudget: BudgetLimits;
-  /** Work under way at once on the heavy routes (BULKHEAD_*): records, wallets, override list requests. */
-  readonly bulkheads: { readonly records: number; readonly wallets: number; readonly overrideLists: number };
-  /** Header carrying the client IP (set by a trusted proxy); undefined: the socket's address. */
-  readonly clientIpHeader: string | undefined;
-  /** Time a client has to send a request's headers (and twice that for the whole request). */
-  readonly headersTimeoutMs: number;
-  /** How long a tokenized domain's NFT holder may be reused by /resolve; 0: looked up every time. */
-  readonly nftHolderTtlMs: number;
-  /** Prometheus metrics kept and served at `GET /metrics`. */
-  readonly metrics: boolean;
-  /** `.sol` names resolve through their SRS record; `/safe-resolve` cross-checks it with the name service. */
-  readonly solSrsResolution: boolean;
-}
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -202,48 +238,7 @@ export function loadConfig(env: Env): GatewayConfig {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
-  const e = parsed.data;
-  return {
-    port: e.PORT,
-    host: e.HOST,
-    rpcUrls: e.RPC_URL,
-    rpcTimeoutMs: e.RPC_TIMEOUT_MS,
-    rpcHedgeMs: e.RPC_HEDGE_MS,
-    allowPrivateRpcOverride: e.ALLOW_PRIVATE_RPC_OVERRIDE,
-    pdaPolicy: e.ALLOW_PDA_OWNERS,
-    logLevel: e.LOG_LEVEL,
-    resolveCacheTtlMs: e.RESOLVE_CACHE_TTL_MS,
-    cacheTtlSeconds: e.CACHE_TTL_SECONDS,
-    batchWindowMs: e.BATCH_WINDOW_MS,
-    rpcMaxInFlight: e.RPC_MAX_IN_FLIGHT,
-    rpcSettleSlice: e.RPC_SETTLE_SLICE,
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    rpcOverride: e.RPC_OVERRIDE === "on",
-    tokenizedIndex: e.TOKENIZED_INDEX === "on",
-    tokenizedIndexMaxMb: e.TOKENIZED_INDEX_MAX_MB,
-    tokenizedIndexFloorGiveUpMs: e.TOKENIZED_INDEX_FLOOR_GIVE_UP_MS,
-    rpcOverrideHosts: e.RPC_OVERRIDE_HOSTS,
-    rpcOverrideRateLimit: e.RPC_OVERRIDE_RATE_LIMIT,
-    rpcRateLimit: e.RPC_RATE_LIMIT,
-    bulkheads: { records: e.BULKHEAD_RECORDS, wallets: e.BULKHEAD_WALLETS, overrideLists: e.BULKHEAD_OVERRIDE_LISTS },
-    rpcBudget: {
-      deadlineMs: e.RPC_BUDGET_MS,
-      maxCalls: e.RPC_BUDGET_CALLS,
-      maxBytes: e.RPC_BUDGET_BYTES,
-      maxItems: e.RPC_BUDGET_ITEMS,
-    },
-    rpcOverrideBudget: {
-      deadlineMs: e.RPC_OVERRIDE_BUDGET_MS,
-      maxCalls: e.RPC_OVERRIDE_BUDGET_CALLS,
-      maxBytes: e.RPC_OVERRIDE_BUDGET_BYTES,
-      maxItems: e.RPC_OVERRIDE_BUDGET_ITEMS,
-    },
-    clientIpHeader: e.CLIENT_IP_HEADER,
-    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
-    nftHolderTtlMs: e.NFT_HOLDER_TTL_MS,
-    metrics: e.METRICS === "on",
-    solSrsResolution: e.SOL_SRS_RESOLUTION === "on",
-  };
+  return configOf(SETTINGS, parsed.data) as GatewayConfig;
 }
 
 /** Every environment variable the gateway reads, as listed in docs/configuration.md's Variables table. */

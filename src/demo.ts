@@ -4,7 +4,7 @@ import { type ListenTarget, listenFailure } from "./listen-failure.js";
 import { startGateway } from "./platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile, startLocalnet } from "./localnet/index.js";
 import { deriveDomainKey } from "./sns/derive.js";
-import { Record } from "./sns/record-types.js";
+import { RecordTypeByName } from "./sns/record-types.js";
 import { SRS_DEMO_EXAMPLES } from "./localnet/srs-demo.js";
 import { LocalnetSettingError, type LocalnetSettings, localnetSettings } from "./localnet/settings.js";
 
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     ["malformed record (422)", "/resolve/invalid-roa.sns"],
     ["one record, verified and decoded", "/record-v2/plain/email"],
     ["several records in one call", "/records-v2/profile?records=url,email,SOL,ETH,INJ,A,AAAA,CNAME,TXT,background"],
-    ["all 28 record types of one domain", `/records-v2/profile?records=${Object.values(Record).join(",")}`],
+    ["all 28 record types of one domain", `/records-v2/profile?records=${Object.values(RecordTypeByName).join(",")}`],
     ["record account key", "/record-key-v2/plain/url"],
     ["record types", "/types/record"],
     ["deprecated route (400)", "/record/plain/SOL"],

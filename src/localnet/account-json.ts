@@ -1,7 +1,7 @@
 import { encodeBase58 } from "../sns/bytes.js";
 import type { LedgerAccount } from "./ledger.js";
 import { type Config, isObject, optionalUnsigned, typeName } from "./params.js";
-import { ErrorCode, RpcError, badParams } from "./rpc-error.js";
+import { ErrorCode, JsonRpcErrorAnswer, badParams } from "./json-rpc-error-answer.js";
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "base64+zstd" | "jsonParsed";
 
@@ -46,7 +46,7 @@ export function encodingOptions(config: Config): EncodingOptions {
   const encoding = raw as AccountEncoding;
   const dataSlice = parseDataSlice(config.dataSlice);
   if (encoding === "jsonParsed" && dataSlice) {
-    throw new RpcError(
+    throw new JsonRpcErrorAnswer(
       ErrorCode.InvalidRequest,
       "Sliced account data can only be encoded using binary (base 58) or base64 encoding.",
     );
@@ -82,7 +82,7 @@ function encodeData(account: LedgerAccount, options: EncodingOptions): unknown {
   if (encoding === "binary" || encoding === "base58") {
     const bytes = sliceOf(account.data, dataSlice);
     if (bytes.length > MAX_BASE58_BYTES) {
-      throw new RpcError(
+      throw new JsonRpcErrorAnswer(
         ErrorCode.InvalidRequest,
         `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
       );

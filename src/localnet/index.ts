@@ -14,7 +14,7 @@ export { type Localnet, type LocalnetOptions, startLocalnet } from "./server.js"
 export { type Fault, MALFORMED_RESULT } from "./faults.js";
 export type { CallCount, LocalnetStats } from "./stats.js";
 export type { CallMatch } from "./call-match.js";
-export { ErrorCode, RpcError } from "./rpc-error.js";
+export { ErrorCode, JsonRpcErrorAnswer } from "./json-rpc-error-answer.js";
 export { GENESIS_HASH, MAX_MULTIPLE_ACCOUNTS, SOLANA_CORE_VERSION, blockhashAt, methods } from "./methods/index.js";
 export * from "./fixture.js";
 export { tokenizeDomain, transferDomainNft, transferName, unwrapDomain } from "./tokenizer-actions.js";

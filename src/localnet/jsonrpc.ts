@@ -1,7 +1,13 @@
 import { RENT_EXEMPT_EPOCH } from "./account-json.js";
 import type { Ledger } from "./ledger.js";
 import { methods } from "./methods/index.js";
-import { ErrorCode, RpcError, type RpcErrorObject, badParams, invalidRequest } from "./rpc-error.js";
+import {
+  ErrorCode,
+  JsonRpcErrorAnswer,
+  type RpcErrorObject,
+  badParams,
+  invalidRequest,
+} from "./json-rpc-error-answer.js";
 
 type Id = string | number | null;
 
@@ -15,8 +21,8 @@ export interface Call {
 /** A request body after JSON parsing; invalid calls are kept so they can be answered in place. */
 export type RequestBody =
   | { readonly kind: "unparsable" }
-  | { readonly kind: "single"; readonly call: Call | RpcError }
-  | { readonly kind: "batch"; readonly calls: readonly (Call | RpcError)[] };
+  | { readonly kind: "single"; readonly call: Call | JsonRpcErrorAnswer }
+  | { readonly kind: "batch"; readonly calls: readonly (Call | JsonRpcErrorAnswer)[] };
 
 /** What a call-level fault does to a call instead of running it. */
 export type CallOverride = { readonly error: RpcErrorObject } | { readonly result: unknown };
@@ -36,7 +42,7 @@ interface Response {
 const isId = (value: unknown): value is Id =>
   value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 
-function toCall(value: unknown): Call | RpcError {
+function toCall(value: unknown): Call | JsonRpcErrorAnswer {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return invalidRequest();
   const request = value as Record<string, unknown>;
   const { jsonrpc, method, params, id } = request;
@@ -63,7 +69,7 @@ export function parseBody(text: string): RequestBody {
 export function callsOf(body: RequestBody): { method: string; params: string }[] {
   if (body.kind === "unparsable") return [];
   const calls = body.kind === "single" ? [body.call] : body.calls;
-  return calls.flatMap((call) => (call instanceof RpcError ? [] : [{ method: call.method, params: JSON.stringify(call.params) }]));
+  return calls.flatMap((call) => (call instanceof JsonRpcErrorAnswer ? [] : [{ method: call.method, params: JSON.stringify(call.params) }]));
 }
 
 function run(call: Call, ledger: Ledger, hooks: CallHooks): Pick<Response, "result" | "error"> {
@@ -76,13 +82,13 @@ function run(call: Call, ledger: Ledger, hooks: CallHooks): Pick<Response, "resu
     if (call.params === null) throw badParams("invalid type: map, expected a tuple");
     return { result: handler(call.params, ledger) };
   } catch (error) {
-    if (error instanceof RpcError) return { error: error.toJSON() };
+    if (error instanceof JsonRpcErrorAnswer) return { error: error.toJSON() };
     return { error: { code: ErrorCode.InternalError, message: "Internal error" } };
   }
 }
 
-function answer(call: Call | RpcError, ledger: Ledger, hooks: CallHooks): Response | undefined {
-  if (call instanceof RpcError) return { jsonrpc: "2.0", error: call.toJSON(), id: null };
+function answer(call: Call | JsonRpcErrorAnswer, ledger: Ledger, hooks: CallHooks): Response | undefined {
+  if (call instanceof JsonRpcErrorAnswer) return { jsonrpc: "2.0", error: call.toJSON(), id: null };
   const outcome = run(call, ledger, hooks);
   if (!("id" in call)) return undefined;
   return { jsonrpc: "2.0", ...outcome, id: call.id ?? null };

@@ -1,6 +1,6 @@
 import { addressToBytes } from "../sns/bytes.js";
 import type { Commitment, Ledger } from "./ledger.js";
-import { ErrorCode, RpcError, badParams, invalidParams } from "./rpc-error.js";
+import { ErrorCode, JsonRpcErrorAnswer, badParams, invalidParams } from "./json-rpc-error-answer.js";
 
 /** Positional params as sent; a missing array means no params. */
 export type Params = readonly unknown[];
@@ -90,7 +90,7 @@ export function contextSlot(ledger: Ledger, config: Config): number {
   const slot = ledger.slotAt(commitmentOf(config));
   const minContextSlot = optionalUnsigned(config, "minContextSlot");
   if (minContextSlot !== undefined && minContextSlot > slot) {
-    throw new RpcError(ErrorCode.MinContextSlotNotReached, "Minimum context slot has not been reached", {
+    throw new JsonRpcErrorAnswer(ErrorCode.MinContextSlotNotReached, "Minimum context slot has not been reached", {
       contextSlot: slot,
     });
   }

@@ -1,4 +1,4 @@
-import { RpcError } from "./errors.js";
+import { RpcFailure } from "./errors.js";
 
 /**
  * What one JSON-RPC answer may look like before it is parsed. `JSON.parse`
@@ -36,7 +36,7 @@ export class AnswerShapeGuard {
   feed(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     if (this.bytes > this.limits.maxBytes) {
-      throw new RpcError("too-large", `RPC answer exceeds ${this.limits.maxBytes} bytes`);
+      throw new RpcFailure("too-large", `RPC answer exceeds ${this.limits.maxBytes} bytes`);
     }
     let i = 0;
     const end = chunk.length;
@@ -52,7 +52,7 @@ export class AnswerShapeGuard {
       else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
         this.countToken();
         if (++this.depth > this.limits.maxDepth) {
-          throw new RpcError("too-large", `RPC answer nests deeper than ${this.limits.maxDepth}`);
+          throw new RpcFailure("too-large", `RPC answer nests deeper than ${this.limits.maxDepth}`);
         }
       } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) this.depth--;
     }
@@ -86,7 +86,7 @@ export class AnswerShapeGuard {
 
   private countToken(): void {
     if (++this.tokens > this.limits.maxTokens) {
-      throw new RpcError("too-large", `RPC answer has more than ${this.limits.maxTokens} JSON values`);
+      throw new RpcFailure("too-large", `RPC answer has more than ${this.limits.maxTokens} JSON values`);
     }
   }
 }

@@ -12,8 +12,8 @@ export type RpcFailureKind =
   | "too-large" // answer over its size or structure limits
   | "budget"; // the requests it was for reached a bound of their budget (request-budget.ts): not sent, or cut
 
-export class RpcError extends Error {
-  override readonly name = "RpcError";
+export class RpcFailure extends Error {
+  override readonly name = "RpcFailure";
   constructor(
     readonly kind: RpcFailureKind,
     message: string,
@@ -58,7 +58,7 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 }
 
 /** A non-2xx HTTP answer: its status, and how long a 429 or 503 asked the client to wait. */
-export class HttpStatusError extends RpcError {
+export class HttpStatusError extends RpcFailure {
   constructor(
     readonly status: number,
     readonly retryAfterMs: number | undefined,
@@ -67,7 +67,7 @@ export class HttpStatusError extends RpcError {
   }
 }
 
-export class JsonRpcError extends RpcError {
+export class JsonRpcError extends RpcFailure {
   /** An excerpt of the error's `data`, if it had one. */
   readonly data: string | undefined;
   /**
@@ -92,7 +92,7 @@ export class JsonRpcError extends RpcError {
  * The gateway has no room for this work now: answers in flight already fill
  * their memory budget, or a queue is at its bound. Refused at once instead of
  * queued; nothing is known to be wrong with the RPC endpoint, so it is not an
- * RpcError (no failover, no endpoint fault). Answered 503 `Service
+ * RpcFailure (no failover, no endpoint fault). Answered 503 `Service
  * overloaded` with `Retry-After` (src/http/answer/classify.ts).
  */
 export class OverloadedError extends Error {

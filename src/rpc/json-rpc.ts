@@ -1,6 +1,6 @@
 import { type AnswerSizing, limitsFor } from "./answer-shape.js";
 import { NO_TELEMETRY, type RpcCallOutcome, type Telemetry } from "../telemetry.js";
-import { JsonRpcError, RpcError } from "./errors.js";
+import { JsonRpcError, RpcFailure } from "./errors.js";
 import type { PostPayers } from "./request-budget.js";
 import type { RpcTransport } from "./transport/contract.js";
 
@@ -11,7 +11,7 @@ export interface RpcCall {
 
 export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: Error };
 
-const invalid = (what: string) => new RpcError("invalid-response", `malformed JSON-RPC answer: ${what}`);
+const invalid = (what: string) => new RpcFailure("invalid-response", `malformed JSON-RPC answer: ${what}`);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -31,7 +31,7 @@ function outcomeOf(envelope: unknown): RpcOutcome {
 /** A failed call: the node answered with an error object, or the exchange itself failed. */
 function failureOutcome(error: unknown): RpcCallOutcome {
   if (error instanceof JsonRpcError) return "rpc_error";
-  if (error instanceof RpcError && error.kind === "timeout") return "timeout";
+  if (error instanceof RpcFailure && error.kind === "timeout") return "timeout";
   return "transport_fault";
 }
 
@@ -75,7 +75,7 @@ export class JsonRpcClient {
       const [only] = calls;
       return this.call(only!.method, only!.params, payers).then(
         (result): RpcOutcome[] => [{ ok: true, result }],
-        (error: RpcError): RpcOutcome[] => [{ ok: false, error }],
+        (error: RpcFailure): RpcOutcome[] => [{ ok: false, error }],
       );
     }
     this.telemetry.rpcBatchSent(calls.length);

@@ -1,4 +1,4 @@
-import { RpcError } from "./errors.js";
+import { RpcFailure } from "./errors.js";
 
 /**
  * What one HTTP request may cause at its RPC endpoint, whatever the endpoint
@@ -22,7 +22,7 @@ export interface BudgetLimits {
 export type BudgetBound = "deadline" | "calls" | "bytes" | "items" | "client";
 
 /** A request reached one of its bounds: 502 `RPC unavailable`, or 429 for the client's allowance (http/answer/classify.ts). */
-export class RpcBudgetError extends RpcError {
+export class RpcBudgetError extends RpcFailure {
   constructor(
     readonly bound: BudgetBound,
     message: string,

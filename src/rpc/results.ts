@@ -2,12 +2,12 @@ import type { Address } from "@solana/kit";
 import { tryDecodePublicKey } from "../sns/bytes.js";
 import type { AccountData, LatestBlockhash, ProgramAccount, ProgramAccounts, TokenAmountEntry } from "../sns/chain.js";
 import { decodeCanonicalBase64 } from "./base64.js";
-import { RpcError } from "./errors.js";
+import { RpcFailure } from "./errors.js";
 
 // Hand-written shape checks: these run for every account on the hot path,
 // and a wrong shape must become a typed error, never a TypeError later.
 
-const invalid = (what: string) => new RpcError("invalid-response", `unexpected RPC result: ${what}`);
+const invalid = (what: string) => new RpcFailure("invalid-response", `unexpected RPC result: ${what}`);
 
 /**
  * Highest slot believed: 2^36 slots are over 400 years even at 200 ms a slot. A slot

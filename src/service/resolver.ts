@@ -1,21 +1,15 @@
 import type { Address } from "@solana/kit";
-import { LRUCache } from "lru-cache";
 import { SOL_TLD } from "../sns/constants.js";
 import type { FullDomain } from "../sns/domain.js";
-import { SnsError } from "../sns/errors.js";
-import {
-  type HolderHints,
-  type PdaPolicy,
-  assertSameTarget,
-  deriveResolutionKeys,
-  resolveSnsName,
-  tldGate,
-} from "../sns/queries/resolve.js";
-import { resolveSrsName, srsExpired } from "../sns/queries/srs.js";
+import { type PdaPolicy, tldGate } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { RpcBudgetError } from "../rpc/request-budget.js";
-import { gatheredReads } from "../rpc/gathered-reads.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
+import { AnswerCache, type Outcome, answerOf } from "./answer-cache.js";
+import { type BulkResolvable, type Settled, resolveAll, yieldByTimer } from "./bulk-resolution.js";
+import { agreed, sideOf } from "./cross-check.js";
+import { HolderHintCache } from "./holder-hints.js";
+import { Registry, resolutionId, resolveInRegistry } from "./registry-resolution.js";
 
 export interface ResolverOptions {
   readonly pda: PdaPolicy;
@@ -42,69 +36,16 @@ export interface ResolverOptions {
   readonly yieldTurn?: () => Promise<void>;
 }
 
-/** Longest a resolveAll derivation slice holds the event loop. */
-const DERIVE_SLICE_MS = 8;
-
-const yieldByTimer = (): Promise<void> => new Promise((resume) => setTimeout(resume, 0));
-
-/**
- * Holder hints are keyed by endpoint URL and domain key. An override URL can be
- * kilobytes long, so the bound is on bytes too: ~2 MB for 10,000 hints on
- * `RPC_URL`, never more than 4 MB whatever the URLs (lru-cache's own
- * bookkeeping is about 100 bytes an entry).
- */
-const HINTS_BOUND: LRUCache.Options<string, Address, unknown> = {
-  max: 10_000,
-  maxSize: 4 * 1024 * 1024,
-  sizeCalculation: (value, key) => key.length + value.length + 100,
-};
-
-/** What a resolution found: the key, or the protocol error it is answered with. */
-export type Outcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: SnsError };
-
-/** An outcome in the cache; `refreshAt` goes to Infinity once a refresh has started. */
-interface CacheEntry {
-  readonly outcome: Outcome;
-  refreshAt: number;
-  /** When the SRS record it was decided from expires (clock ms); Infinity: never. Never served from then on. */
-  readonly validUntil: number;
-}
-
-/**
- * Which registry a shared or cached resolution reads: the name service
- * (`.sns`, and `.sol` past its TLD gate while SRS is off) or the SRS record
- * of a `.sol` name.
- */
-const Registry = { Sns: 0, Srs: 1 } as const;
-type Registry = (typeof Registry)[keyof typeof Registry];
-
-/** One side of a cross-check: its key or whatever it failed with (an RPC fault too). */
-type SideOutcome = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: unknown };
-type Side = SideOutcome | Promise<SideOutcome>;
-
-/**
- * A cached answer hit past this share of its life is refreshed ahead: late
- * enough that a name asked for continuously is resolved about once per
- * 3/4 TTL rather than once per TTL, early enough that the refresh (one RPC
- * round trip) lands before the entry expires. Answers never get older than
- * the TTL: the entry still expires on time if the refresh fails.
- */
-const REFRESH_AHEAD_AT = 0.75;
-
 /**
  * Resolution with request coalescing (concurrent requests for one name on
  * one endpoint share a single resolution) and an optional short-lived cache
- * of answers, refreshed ahead of expiry when asked for late in their life.
- * Successes and protocol answers (a missing domain, a malformed record: what
- * the chain says, as durable as a success) are cached; RPC faults never are.
+ * of answers (src/service/answer-cache.ts), refreshed ahead of expiry when
+ * asked for late in their life. Many names at once: src/service/bulk-resolution.ts.
  */
-export class Resolver {
+export class Resolver implements BulkResolvable {
   private readonly inFlight = new Map<string, Promise<Address>>();
-  /** Last holder token account of tokenized domains, per endpoint (see HolderHints). */
-  private readonly holderAccounts = new LRUCache<string, Address>(HINTS_BOUND);
-  private readonly cache: LRUCache<string, CacheEntry> | undefined;
-  /** NFT holders of tokenized domains, per endpoint, for NFT_HOLDER_TTL_MS. */
-  private readonly holders: LRUCache<string, Address> | undefined;
+  private readonly hints: HolderHintCache;
+  private readonly answers: AnswerCache | undefined;
 
   private readonly telemetry: Telemetry;
   private readonly clock: () => number;
@@ -114,19 +55,15 @@ export class Resolver {
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.clock = options.clock ?? Date.now;
     this.yieldTurn = options.yieldTurn ?? yieldByTimer;
-    // ttlResolution 0: lru-cache otherwise memoizes "now" until a timer clears it, and Workers drop a
-    // request's timers when it ends, so on workerd entries never aged (no expiry ever seen).
-    this.holders = options.holderTtlMs > 0 ? new LRUCache({ ...HINTS_BOUND, ttl: options.holderTtlMs, ttlResolution: 0 }) : undefined;
-    this.cache =
+    this.hints = new HolderHintCache(options.holderTtlMs);
+    this.answers =
       options.cacheTtlMs > 0
-        ? new LRUCache({
-            max: options.cacheMaxEntries,
-            ttl: options.cacheTtlMs,
-            ttlResolution: 0,
-            // Keys hold request-supplied names: bound the bytes too.
-            maxSize: 16 * 1024 * 1024,
-            // A cached failure holds its error's message too (no stack: SnsError captures none).
-            sizeCalculation: ({ outcome }, id) => id.length + 128 + (outcome.ok ? 0 : 2 * outcome.error.message.length),
+        ? new AnswerCache({
+            ttlMs: options.cacheTtlMs,
+            maxEntries: options.cacheMaxEntries,
+            refreshAhead: options.refreshAhead,
+            telemetry: this.telemetry,
+            clock: this.clock,
           })
         : undefined;
   }
@@ -159,62 +96,21 @@ export class Resolver {
    */
   safeResolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
     if (!this.readsSrs(domain)) return this.resolve(endpoint, domain);
-    const srs = this.side(Registry.Srs, endpoint, domain.name);
-    const sns = this.side(Registry.Sns, endpoint, domain.name);
+    const srs = sideOf(() => this.shared(Registry.Srs, endpoint, domain.name));
+    const sns = sideOf(() => this.shared(Registry.Sns, endpoint, domain.name));
     const name = `${domain.name}${SOL_TLD}`;
     if (!(srs instanceof Promise) && !(sns instanceof Promise)) return agreed(name, srs, sns);
     return Promise.all([srs, sns]).then(([a, b]) => agreed(name, a, b));
   }
 
-  /**
-   * `resolve` (or, `safe`, `safeResolve`) for many names at once, with the
-   * same answer for each: every name's first reads are requested in this
-   * one call, so the batching loader sends them together. A `.sol` name
-   * waiting for the cutoff slot is resolved alongside that read instead of
-   * after it (its accounts are the `.sns` name's, so nothing is read that
-   * the answer could not need), and the gate still decides first: past the
-   * cutoff, `Unsupported TLD` whatever the resolution found. Reads that
-   * follow up on others wait until none of this call's reads is in flight
-   * (rpc/gathered-reads.ts), so they too fill calls of 100 keys. Settled
-   * outcomes, in `domains` order; a failure is what the GET route's call
-   * would have thrown.
-   */
-  async resolveAll(endpoint: RpcEndpoint, domains: readonly FullDomain[], safe: boolean): Promise<Settled[]> {
-    await this.deriveInSlices(domains);
-    // Follow-up reads (NFT holders' token accounts, PDA owners) leave together, in full getMultipleAccounts calls.
-    const chain = gatheredReads(endpoint, this.yieldTurn);
-    return Promise.all(
-      domains.map((domain) =>
-        settle(() => (safe && this.readsSrs(domain) ? this.safeResolve(chain, domain) : this.resolveReadingAhead(chain, domain))),
-      ),
-    );
+  /** `resolve` (or, `safe`, `safeResolve`) for many names at once (src/service/bulk-resolution.ts). */
+  resolveAll(endpoint: RpcEndpoint, domains: readonly FullDomain[], safe: boolean): Promise<Settled[]> {
+    return resolveAll(this, endpoint, domains, safe, this.yieldTurn);
   }
 
-  /**
-   * Derives the names' account keys into the derivation memo a slice of
-   * time at a time, yielding to other requests in between: a new name costs
-   * up to a millisecond of curve arithmetic, and a thousand at once would
-   * hold the event loop for a second. The reads that follow then find every
-   * key derived and are all requested within one turn.
-   */
-  private async deriveInSlices(domains: readonly FullDomain[]): Promise<void> {
-    let sliceStart = performance.now();
-    for (const domain of domains) {
-      deriveResolutionKeys(domain.name);
-      if (performance.now() - sliceStart >= DERIVE_SLICE_MS) {
-        await this.yieldTurn();
-        sliceStart = performance.now();
-      }
-    }
-  }
-
-  /** `resolve`, with a gated name's resolution started alongside its slot read. */
-  private resolveReadingAhead(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
-    if (this.readsSrs(domain)) return this.shared(Registry.Srs, endpoint, domain.name);
-    const gate = tldGate(endpoint, domain);
-    if (!gate) return this.shared(Registry.Sns, endpoint, domain.name);
-    const early = settle(() => this.shared(Registry.Sns, endpoint, domain.name));
-    return gate.then(() => early.then(unsettle));
+  /** `resolve` without its TLD gate: the registry's answer, cached, shared or new. */
+  resolvePastGate(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
+    return this.shared(this.readsSrs(domain) ? Registry.Srs : Registry.Sns, endpoint, domain.name);
   }
 
   /** Whether `domain` is resolved through its SRS record (and cross-checked by `safeResolve`). */
@@ -230,21 +126,7 @@ export class Resolver {
    */
   answerLifetime(endpoint: RpcEndpoint, domain: FullDomain): number {
     if (!this.readsSrs(domain)) return Infinity;
-    const entry = this.cache?.peek(resolutionId(endpoint, domain.name, Registry.Srs));
-    return entry ? Math.max(0, entry.validUntil - this.clock()) : 0;
-  }
-
-  private side(registry: Registry, endpoint: RpcEndpoint, name: string): Side {
-    try {
-      const key = this.shared(registry, endpoint, name);
-      if (typeof key === "string") return { ok: true, key };
-      return key.then(
-        (resolved): SideOutcome => ({ ok: true, key: resolved }),
-        (error: unknown): SideOutcome => ({ ok: false, error }),
-      );
-    } catch (error) {
-      return { ok: false, error };
-    }
+    return this.answers?.lifetime(resolutionId(endpoint, domain.name, Registry.Srs)) ?? 0;
   }
 
   /**
@@ -254,8 +136,8 @@ export class Resolver {
    * needs (read the cutoff slot, refresh ahead, resolve).
    */
   cachedOutcome(endpoint: RpcEndpoint, domain: FullDomain): Outcome | undefined {
-    const cache = this.cache;
-    if (!cache) return undefined;
+    const answers = this.answers;
+    if (!answers) return undefined;
     const registry = this.readsSrs(domain) ? Registry.Srs : Registry.Sns;
     let gate: Promise<void> | undefined;
     try {
@@ -268,28 +150,7 @@ export class Resolver {
       gate.catch(() => undefined);
       return undefined;
     }
-    const entry = cache.get(resolutionId(endpoint, domain.name, registry));
-    // An answer bound to an SRS expiry needs its shared lifetime worked out: the app does that.
-    if (!entry || entry.refreshAt <= this.clock() || entry.validUntil !== Infinity) return undefined;
-    this.telemetry.resolveCache("hit");
-    return entry.outcome;
-  }
-
-  private hintsFor(url: string): HolderHints {
-    const accounts = this.holderAccounts;
-    const holders = this.holders;
-    return {
-      get: (domainKey) => accounts.get(`${url} ${domainKey}`),
-      set: (domainKey, tokenAccount) => accounts.set(`${url} ${domainKey}`, tokenAccount),
-      delete: (domainKey) => accounts.delete(`${url} ${domainKey}`),
-      ...(holders && {
-        holders: {
-          get: (domainKey) => holders.get(`${url} ${domainKey}`),
-          set: (domainKey, holder) => holders.set(`${url} ${domainKey}`, holder),
-          delete: (domainKey) => holders.delete(`${url} ${domainKey}`),
-        },
-      }),
-    };
+    return answers.answerableOutcome(resolutionId(endpoint, domain.name, registry));
   }
 
   /**
@@ -299,18 +160,11 @@ export class Resolver {
    */
   private shared(registry: Registry, endpoint: RpcEndpoint, name: string): Address | Promise<Address> {
     const id = resolutionId(endpoint, name, registry);
-    if (this.cache) {
-      let cached = this.cache.get(id);
-      if (cached && cached.validUntil <= this.clock()) {
-        this.cache.delete(id);
-        cached = undefined;
-      }
-      this.telemetry.resolveCache(cached ? "hit" : "miss");
+    if (this.answers) {
+      const cached = this.answers.lookup(id);
       if (cached) {
-        if (cached.refreshAt <= this.clock()) this.refresh(registry, endpoint, name, id, cached);
-        const { outcome } = cached;
-        if (outcome.ok) return outcome.key;
-        throw outcome.error;
+        if (this.answers.claimRefresh(cached)) this.refresh(registry, endpoint, name, id);
+        return answerOf(cached.outcome);
       }
     }
     const shared = this.inFlight.get(id);
@@ -342,47 +196,25 @@ export class Resolver {
     });
   }
 
-  /** One resolution in the background; its answer replaces the entry (a failure leaves it to expire). */
-  private refresh(registry: Registry, endpoint: RpcEndpoint, name: string, id: string, entry: CacheEntry): void {
-    entry.refreshAt = Infinity;
-    if (!this.options.refreshAhead || this.inFlight.has(id)) return;
+  /**
+   * One resolution in the background, unless one is under way; its answer
+   * replaces the entry (a failure leaves it to expire).
+   */
+  private refresh(registry: Registry, endpoint: RpcEndpoint, name: string, id: string): void {
+    if (this.inFlight.has(id)) return;
     this.telemetry.resolveCache("refresh");
     // Fire and forget: the request that asked answers from the entry, and `start` handles both outcomes itself
     // (a cache is there whenever an entry is, so its handler catches a failure).
     void this.start(registry, endpoint, name, id);
   }
 
+  /** A new resolution, shared while in flight (up to `maxCoalesced` at once) and its answer cached. */
   private start(registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
-    let validUntil = Infinity;
-    let pending: Promise<Address>;
-    if (registry === Registry.Sns) {
-      pending = resolveSnsName(endpoint, name, this.options.pda, this.hintsFor(endpoint.url));
-    } else {
-      let expiry = 0n;
-      // Whatever was decided from an unexpired record is answered only while it still is: a
-      // resolution that settles (or is joined) after the expiry answers that the name expired.
-      const current = (): void => {
-        if (validUntil <= this.clock()) throw srsExpired(name, expiry);
-      };
-      pending = resolveSrsName(endpoint, name, {
-        pda: this.options.pda,
-        hints: this.hintsFor(endpoint.url),
-        nowSeconds: () => Math.floor(this.clock() / 1000),
-        onExpiry: (at) => {
-          expiry = at;
-          validUntil = Number(at) * 1000;
-        },
-      }).then(
-        (key) => {
-          current();
-          return key;
-        },
-        (error: unknown) => {
-          current();
-          throw error;
-        },
-      );
-    }
+    const { pending, validUntil } = resolveInRegistry(registry, endpoint, name, {
+      pda: this.options.pda,
+      hints: this.hints.for(endpoint.url),
+      clock: this.clock,
+    });
     if (this.inFlight.size < this.options.maxCoalesced) {
       this.inFlight.set(id, pending);
       // Only itself: a retry of a joiner (`joined`) may have taken its place already.
@@ -391,58 +223,7 @@ export class Resolver {
       };
       pending.then(forget, forget);
     }
-    if (this.cache) {
-      const cache = this.cache;
-      const keep = (outcome: Outcome) => {
-        const now = this.clock();
-        const ttl = Math.min(this.options.cacheTtlMs, validUntil - now);
-        if (ttl <= 0) return;
-        cache.set(id, { outcome, refreshAt: now + ttl * REFRESH_AHEAD_AT, validUntil }, { ttl: Math.ceil(ttl) });
-      };
-      pending.then(
-        (key) => keep({ ok: true, key }),
-        (error: unknown) => {
-          if (error instanceof SnsError) keep({ ok: false, error });
-        },
-      );
-    }
+    this.answers?.keep(id, pending, validUntil);
     return pending;
   }
-}
-
-/** How a resolution of `resolveAll` ended: its key, or what the GET route's call would have thrown. */
-export type Settled = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: unknown };
-
-/** The outcome of `run`, whether it answers at once, throws, or settles later; never rejects. */
-function settle(run: () => Address | Promise<Address>): Promise<Settled> {
-  try {
-    const answer = run();
-    if (typeof answer === "string") return Promise.resolve({ ok: true, key: answer });
-    return answer.then(
-      (key): Settled => ({ ok: true, key }),
-      (error: unknown): Settled => ({ ok: false, error }),
-    );
-  } catch (error) {
-    return Promise.resolve({ ok: false, error });
-  }
-}
-
-function unsettle(settled: Settled): Address {
-  if (settled.ok) return settled.key;
-  throw settled.error;
-}
-
-/**
- * What a resolution is shared and cached under: the name per endpoint (past
- * the TLD gate), and the registry read. A URL holds no space, so an SRS id
- * (prefixed) never equals a name-service one.
- */
-const resolutionId = (endpoint: RpcEndpoint, name: string, registry: Registry): string =>
-  registry === Registry.Sns ? `${endpoint.url} ${name}` : `srs ${endpoint.url} ${name}`;
-
-/** The answer of a cross-check: the SRS side's failure first, then the name service's, then the keys must agree. */
-function agreed(name: string, srs: SideOutcome, sns: SideOutcome): Address {
-  if (!srs.ok) throw srs.error;
-  if (!sns.ok) throw sns.error;
-  return assertSameTarget(name, sns.key, srs.key);
 }

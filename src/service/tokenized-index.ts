@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { Logger } from "../logger.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
-import { HttpStatusError, OverloadedError, RpcError, isMinContextSlotRefusal } from "../rpc/errors.js";
+import { HttpStatusError, OverloadedError, RpcFailure, isMinContextSlotRefusal } from "../rpc/errors.js";
 import { SlotBound } from "../rpc/slot-bound.js";
 import { bytesToAddress } from "../sns/bytes.js";
 import type { ChainReader } from "../sns/chain.js";
@@ -40,7 +40,7 @@ const MAX_RETRY_MS = 5 * 60_000;
  */
 function partitionsMayFit(error: unknown): boolean {
   if (error instanceof HttpStatusError) return error.status === 413;
-  return error instanceof OverloadedError || (error instanceof RpcError && (error.kind === "too-large" || error.kind === "timeout"));
+  return error instanceof OverloadedError || (error instanceof RpcFailure && (error.kind === "too-large" || error.kind === "timeout"));
 }
 
 /** Why the index must be rebuilt from a full scan rather than caught up. */
@@ -459,7 +459,7 @@ export class TokenizedIndex implements MintIndex {
         slot = await this.scan(builder, []);
       } catch (error) {
         if (!partitionsMayFit(error)) throw error;
-        if ((error as RpcError).kind === "too-large" || error instanceof HttpStatusError) this.partitioned = true;
+        if ((error as RpcFailure).kind === "too-large" || error instanceof HttpStatusError) this.partitioned = true;
       }
     }
     if (slot === undefined) {
@@ -508,7 +508,7 @@ export class TokenizedIndex implements MintIndex {
     const rows = new Uint8Array(accounts.length * RECORD_BYTES);
     accounts.forEach(({ account }, i) => {
       const data = account.data;
-      if (data.length !== RECORD_SLICE.length) throw new RpcError("invalid-response", "NFT record slice has the wrong size");
+      if (data.length !== RECORD_SLICE.length) throw new RpcFailure("invalid-response", "NFT record slice has the wrong size");
       // The slice is name account (0..32), owner (32..64), mint (64..96): a row is mint then name account.
       rows.set(data.subarray(64, 96), i * RECORD_BYTES);
       rows.set(data.subarray(0, 32), i * RECORD_BYTES + 32);

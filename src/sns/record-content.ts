@@ -3,7 +3,7 @@ import ipaddr from "ipaddr.js";
 import punycode from "punycode/punycode.js";
 import { bytesToAddress, toHex, tryDecodePublicKey, utf8 } from "./bytes.js";
 import { SnsError } from "./errors.js";
-import { Record, type RecordType } from "./record-types.js";
+import { RecordTypeByName, type RecordType } from "./record-types.js";
 
 /** Turns a record's raw content into its display string and back, per record type. */
 export interface ContentCodec {
@@ -72,14 +72,14 @@ const solCodec: ContentCodec = {
     let start = 0;
     while (start < content.length && content[start] === 0) start++;
     const significant = content.length - start;
-    if (significant > 32) throw invalidData(Record.SOL, `${content.length} bytes do not fit a public key`);
+    if (significant > 32) throw invalidData(RecordTypeByName.SOL, `${content.length} bytes do not fit a public key`);
     const key = new Uint8Array(32);
     key.set(content.subarray(start), 32 - significant);
     return bytesToAddress(key);
   },
   encode: (value) => {
     const key = tryDecodePublicKey(value);
-    if (!key) throw invalidInput(Record.SOL, "not a base58 public key");
+    if (!key) throw invalidInput(RecordTypeByName.SOL, "not a base58 public key");
     return key;
   },
 };
@@ -105,15 +105,17 @@ const injectiveCodec: ContentCodec = {
   decode: (content) =>
     guarded(
       () => bech32.encode(INJECTIVE_PREFIX, bech32.toWords(content)),
-      (reason) => invalidData(Record.Injective, reason),
+      (reason) => invalidData(RecordTypeByName.Injective, reason),
     ),
   encode: (value) => {
     const { prefix, bytes } = guarded(
       () => bech32.decodeToBytes(value),
-      (reason) => invalidInput(Record.Injective, reason),
+      (reason) => invalidInput(RecordTypeByName.Injective, reason),
     );
-    if (prefix !== INJECTIVE_PREFIX) throw invalidInput(Record.Injective, `prefix ${prefix} is not inj`);
-    if (bytes.length !== INJECTIVE_ADDRESS_LEN) throw invalidInput(Record.Injective, `${bytes.length} bytes, not 20`);
+    if (prefix !== INJECTIVE_PREFIX) throw invalidInput(RecordTypeByName.Injective, `prefix ${prefix} is not inj`);
+    if (bytes.length !== INJECTIVE_ADDRESS_LEN) {
+      throw invalidInput(RecordTypeByName.Injective, `${bytes.length} bytes, not 20`);
+    }
     return bytes;
   },
 };
@@ -163,13 +165,13 @@ const ipCodec = (type: RecordType, family: "ipv4" | "ipv6"): ContentCodec => ({
 });
 
 /** Every type except `background`, which upstream never decodes. */
-export type DecodableRecordType = Exclude<RecordType, typeof Record.Background>;
+export type DecodableRecordType = Exclude<RecordType, typeof RecordTypeByName.Background>;
 
 const CODECS: { readonly [T in DecodableRecordType]: ContentCodec } = {
   IPFS: textCodec,
   ARWV: textCodec,
   SOL: solCodec,
-  ETH: evmCodec(Record.ETH),
+  ETH: evmCodec(RecordTypeByName.ETH),
   BTC: textCodec,
   LTC: textCodec,
   DOGE: textCodec,
@@ -183,19 +185,19 @@ const CODECS: { readonly [T in DecodableRecordType]: ContentCodec } = {
   pic: textCodec,
   SHDW: textCodec,
   POINT: textCodec,
-  BSC: evmCodec(Record.BSC),
+  BSC: evmCodec(RecordTypeByName.BSC),
   INJ: injectiveCodec,
   backpack: textCodec,
-  A: ipCodec(Record.A, "ipv4"),
-  AAAA: ipCodec(Record.AAAA, "ipv6"),
-  CNAME: punycodeCodec(Record.CNAME),
-  TXT: punycodeCodec(Record.TXT),
-  BASE: evmCodec(Record.BASE),
+  A: ipCodec(RecordTypeByName.A, "ipv4"),
+  AAAA: ipCodec(RecordTypeByName.AAAA, "ipv6"),
+  CNAME: punycodeCodec(RecordTypeByName.CNAME),
+  TXT: punycodeCodec(RecordTypeByName.TXT),
+  BASE: evmCodec(RecordTypeByName.BASE),
   IPNS: textCodec,
   bio: textCodec,
 };
 
-export const hasContentCodec = (type: RecordType): type is DecodableRecordType => type !== Record.Background;
+export const hasContentCodec = (type: RecordType): type is DecodableRecordType => type !== RecordTypeByName.Background;
 
 export function getContentCodec(type: RecordType): ContentCodec | undefined {
   return hasContentCodec(type) ? CODECS[type] : undefined;

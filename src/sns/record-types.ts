@@ -1,9 +1,10 @@
 /**
- * The V2 record enum exactly as the official SDK defines it: member name to
- * wire value, in the SDK's declaration order, because `/types/record` serves
- * this object verbatim.
+ * The V2 record enum exactly as the official SDK defines it (the SDK's
+ * `Record`, a name not taken here because it would shadow TypeScript's
+ * `Record<K, V>`): member name to wire value, in the SDK's declaration order,
+ * because `/types/record` serves this object verbatim.
  */
-export const Record = {
+export const RecordTypeByName = {
   IPFS: "IPFS",
   ARWV: "ARWV",
   SOL: "SOL",
@@ -34,11 +35,11 @@ export const Record = {
   Bio: "bio",
 } as const;
 
-export type RecordName = keyof typeof Record;
+export type RecordName = keyof typeof RecordTypeByName;
 /** A record's wire value, the string hashed into its account key. */
-export type RecordType = (typeof Record)[RecordName];
+export type RecordType = (typeof RecordTypeByName)[RecordName];
 
-export const RECORD_TYPES: readonly RecordType[] = Object.freeze(Object.values(Record));
+export const RECORD_TYPES: readonly RecordType[] = Object.freeze(Object.values(RecordTypeByName));
 
 const RECORD_TYPE_SET: ReadonlySet<string> = new Set(RECORD_TYPES);
 
@@ -47,20 +48,23 @@ export const isRecordType = (value: string): value is RecordType => RECORD_TYPE_
 
 /** Types whose right of association is signed by the content itself. */
 export const SELF_SIGNED_RECORDS: ReadonlySet<RecordType> = new Set<RecordType>([
-  Record.SOL,
-  Record.ETH,
-  Record.BSC,
-  Record.BASE,
-  Record.Injective,
+  RecordTypeByName.SOL,
+  RecordTypeByName.ETH,
+  RecordTypeByName.BSC,
+  RecordTypeByName.BASE,
+  RecordTypeByName.Injective,
 ]);
 
 /** Types whose right of association is vouched for by the guardian key. */
-export const GUARDIAN_RECORDS: ReadonlySet<RecordType> = new Set<RecordType>([Record.Url, Record.CNAME]);
+export const GUARDIAN_RECORDS: ReadonlySet<RecordType> = new Set<RecordType>([
+  RecordTypeByName.Url,
+  RecordTypeByName.CNAME,
+]);
 
 /** Types whose right of association is an Ethereum-style (20-byte) signature. */
 export const ETH_ROA_RECORDS: ReadonlySet<RecordType> = new Set<RecordType>([
-  Record.ETH,
-  Record.BSC,
-  Record.BASE,
-  Record.Injective,
+  RecordTypeByName.ETH,
+  RecordTypeByName.BSC,
+  RecordTypeByName.BASE,
+  RecordTypeByName.Injective,
 ]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classify } from "../../src/http/answer/classify.js";
 import { envelopeHeaders, errorText, okBody, okText } from "../../src/http/answer/envelope.js";
-import { OverloadedError, RpcError, type RpcFailureKind } from "../../src/rpc/errors.js";
+import { OverloadedError, RpcFailure, type RpcFailureKind } from "../../src/rpc/errors.js";
 import { SnsError, type SnsErrorCode } from "../../src/sns/errors.js";
 
 // envelope.ts splices string results into the envelope's fixed text and
@@ -55,7 +55,7 @@ describe("envelope text and headers", () => {
   it("every failure's body is JSON.stringify's envelope of its message", () => {
     const failures = [
       ...SNS_CODES.map((code) => new SnsError(code)),
-      ...RPC_KINDS.map((kind) => new RpcError(kind, "x")),
+      ...RPC_KINDS.map((kind) => new RpcFailure(kind, "x")),
       new OverloadedError("full"),
       new Error("bug"),
     ];

@@ -4,7 +4,7 @@ import { addressToBytes, utf8 } from "../../src/sns/bytes.js";
 import { GUARDIAN_KEY, NAME_PROGRAM_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey, deriveRecordV2Key } from "../../src/sns/derive.js";
 import { type RecordV2AccountFields, encodeRecordV2Account } from "../../src/sns/layouts/record-v2.js";
-import { RECORD_TYPES, Record } from "../../src/sns/record-types.js";
+import { RECORD_TYPES, RecordTypeByName } from "../../src/sns/record-types.js";
 import { Validation } from "../../src/sns/layouts/record-v2.js";
 import { type Answer, type Stack, type TestGateway, request, startStack, startTestGateway } from "../../testkit/stack.js";
 
@@ -141,8 +141,8 @@ describe("GET /types/record", () => {
   it("is the 28-member enum object, member → value, with no RPC", async () => {
     const answer = await stack.get("/types/record");
     const result = expectOk(answer) as Record<string, string>;
-    expect(result).toEqual(Record);
-    expect(Object.keys(result)).toEqual(Object.keys(Record));
+    expect(result).toEqual(RecordTypeByName);
+    expect(Object.keys(result)).toEqual(Object.keys(RecordTypeByName));
     expect(Object.keys(result)).toHaveLength(28);
     expect(result).toMatchObject({ Email: "email", Injective: "INJ", Background: "background" });
     expect(answer.headers.get("cache-control")).toBe(CACHEABLE);
@@ -150,7 +150,7 @@ describe("GET /types/record", () => {
   });
 
   it("works without any RPC configured", async () => {
-    expect(expectOk(await request(noRpc.url, "/types/record"))).toEqual(Record);
+    expect(expectOk(await request(noRpc.url, "/types/record"))).toEqual(RecordTypeByName);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type AnswerLimits, AnswerShapeGuard, limitsFor } from "../../src/rpc/answer-shape.js";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { JsonRpcError, MAX_QUOTED_CHARS, type RpcError, quote } from "../../src/rpc/errors.js";
+import { JsonRpcError, MAX_QUOTED_CHARS, type RpcFailure, quote } from "../../src/rpc/errors.js";
 
 const roomy: AnswerLimits = { maxBytes: 1 << 26, maxTokens: 1000, maxDepth: 8 };
 
@@ -13,7 +13,7 @@ function scan(text: string, limits: AnswerLimits = roomy, size = 7): string {
     for (let i = 0; i < bytes.length; i += size) guard.feed(bytes.subarray(i, i + size));
     return "ok";
   } catch (error) {
-    return `${(error as RpcError).kind}: ${(error as Error).message}`;
+    return `${(error as RpcFailure).kind}: ${(error as Error).message}`;
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { JsonRpcError, RpcError, isMinContextSlotRefusal, parseRetryAfter } from "../../src/rpc/errors.js";
+import { JsonRpcError, RpcFailure, isMinContextSlotRefusal, parseRetryAfter } from "../../src/rpc/errors.js";
 import { AttemptCancelled, EndpointHealth } from "../../src/rpc/failover/endpoint-health.js";
 import { NO_TELEMETRY } from "../../src/telemetry.js";
 import { hostLabels } from "../../src/rpc/failover/host-label.js";
@@ -72,7 +72,7 @@ describe("a probe cancelled because another endpoint answered first", () => {
     const circuit: string[] = [];
     const telemetry = { ...NO_TELEMETRY, rpcEndpointCircuit: (_label: string, state: string) => void circuit.push(state) };
     const health = new EndpointHealth("a.example", { faultsToOpen: 1, firstPauseMs: 10, maxPauseMs: 10, probeGiveUpMs: 60_000 }, telemetry);
-    await expect(health.run(() => Promise.reject(new RpcError("network", "down")))).rejects.toThrow("down");
+    await expect(health.run(() => Promise.reject(new RpcFailure("network", "down")))).rejects.toThrow("down");
     expect(circuit.at(-1)).toBe("open");
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(health.available).toBe(true);

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnswerLimits, AnswerShapeGuard } from "../../src/rpc/answer-shape.js";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
+import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcFailure } from "../../src/rpc/errors.js";
 import { RequestBudget, RpcBudgetError } from "../../src/rpc/request-budget.js";
 import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/rpc/transport/undici.js";
 import { answerLimitsWithin, createTransport, defaultAnswerLimits } from "../../src/rpc/transport/contract.js";
@@ -53,8 +53,8 @@ describe("public-only connections", () => {
     const budget = new ByteBudget(1 << 24);
     const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1024, budget });
     const failure = await transport.post("{}").catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(RpcError);
-    expect((failure as RpcError).kind).toBe("too-large");
+    expect(failure).toBeInstanceOf(RpcFailure);
+    expect((failure as RpcFailure).kind).toBe("too-large");
     expect(budget.inUse).toBe(0);
     localnet.setFault(null);
     await dispatcher.close();
@@ -145,7 +145,7 @@ describe("fetch transport", () => {
     localnet.setFault({ kind: "garbage", body: "x".repeat(4096) });
     const budget = new ByteBudget(1 << 24);
     const failure = await createTransport(localnet.url, limits(1024, budget), fetchPost).post("{}").catch((e: unknown) => e);
-    expect((failure as RpcError).kind).toBe("too-large");
+    expect((failure as RpcFailure).kind).toBe("too-large");
     expect(budget.inUse).toBe(0);
     localnet.setFault(null);
   });
@@ -158,7 +158,7 @@ describe("fetch transport", () => {
     const failure = await createTransport(`http://127.0.0.1:${port}`, limits(1 << 20), fetchPost)
       .post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')
       .catch((e: unknown) => e);
-    expect((failure as RpcError).kind).toBe("http-status");
+    expect((failure as RpcFailure).kind).toBe("http-status");
     expect(localnet.stats.httpRequests).toBe(0);
     server.close();
   });
@@ -446,13 +446,13 @@ function outcomeOf(settled: Settled<unknown>): string {
   if (error instanceof HttpStatusError) return `HttpStatusError ${error.status}, retry after ${error.retryAfterMs} ms`;
   if (error instanceof RpcBudgetError) return `RpcBudgetError ${error.bound}: ${error.message}`;
   // How the connection failed is worded by each client ("other side closed", "terminated"): the kind is the contract.
-  if (error instanceof RpcError) return error.kind === "network" ? "RpcError network" : `RpcError ${error.kind}: ${error.message}`;
+  if (error instanceof RpcFailure) return error.kind === "network" ? "RpcFailure network" : `RpcFailure ${error.kind}: ${error.message}`;
   if (error instanceof OverloadedError) return `OverloadedError: ${error.message}`;
   return `unexpected ${(error as Error)?.name}: ${(error as Error)?.message}`;
 }
 
 const kindOf = (settled: Settled<unknown>) =>
-  settled.ok ? "ok" : settled.error instanceof RpcError ? settled.error.kind : settled.error instanceof OverloadedError ? "overloaded" : "unexpected";
+  settled.ok ? "ok" : settled.error instanceof RpcFailure ? settled.error.kind : settled.error instanceof OverloadedError ? "overloaded" : "unexpected";
 
 /**
  * How many of its limits the answer passes while the reader takes it in:

@@ -1,5 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { OverloadedError, RpcEndpointRefusedError, RpcError } from "../../rpc/errors.js";
+import { OverloadedError, RpcEndpointRefusedError, RpcFailure } from "../../rpc/errors.js";
 import { RpcBudgetError } from "../../rpc/request-budget.js";
 import { type SnsErrorCode, SnsError } from "../../sns/errors.js";
 
@@ -89,8 +89,8 @@ const SNS_ERRORS: Record<SnsErrorCode, Classified> = {
 
 const rpcUnavailable = new Map<string, Classified>();
 
-/** Every RpcError kind is 502: the endpoint failed, timed out or answered out of bounds. */
-function rpcFailure(error: RpcError): Classified {
+/** Every RpcFailure kind is 502: the endpoint failed, timed out or answered out of bounds. */
+function rpcFailure(error: RpcFailure): Classified {
   let classified = rpcUnavailable.get(error.kind);
   if (!classified) {
     const code = `RPC_${error.kind.toUpperCase().replace("-", "_")}`;
@@ -167,6 +167,6 @@ export function classify(error: unknown, wording?: RouteWording): Classified {
   if (error instanceof UnreadBodyOverloadedError) return OVERLOADED_UNREAD_BODY;
   if (error instanceof OverloadedError) return OVERLOADED;
   if (error instanceof RpcBudgetError) return budgetFailure(error);
-  if (error instanceof RpcError) return rpcFailure(error);
+  if (error instanceof RpcFailure) return rpcFailure(error);
   return { status: 500, message: "Internal error", code: error instanceof Error ? error.name : "UNKNOWN", logged: true };
 }

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Address } from "@solana/kit";
 import { tryDecodePublicKey } from "../../sns/bytes.js";
 import { type FullDomain, normalizeName, parseFullDomain, parseLabels } from "../../sns/domain.js";
-import { Record, type RecordType } from "../../sns/record-types.js";
+import { RecordTypeByName, type RecordType } from "../../sns/record-types.js";
 import { InvalidInputError } from "../answer/classify.js";
 
 /**
@@ -105,7 +105,7 @@ export const parentNameParam = withPlainCheck(
 );
 
 // Exact, case-sensitive enum values: `SOL`, `url`, `INJ`; not `sol` or `Injective`.
-const recordType = z.enum(Record);
+const recordType = z.enum(RecordTypeByName);
 
 export const recordTypeParam = recordType.openapi({
   description: "A record type, exact and case-sensitive (the record types route lists them).",

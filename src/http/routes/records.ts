@@ -2,7 +2,7 @@ import { clientOf } from "../frame/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { deriveDomainKey, deriveRecordV2Key } from "../../sns/derive.js";
 import { readRecordV2, readRecordsV2 } from "../../sns/queries/records.js";
-import { Record } from "../../sns/record-types.js";
+import { RecordTypeByName } from "../../sns/record-types.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
@@ -160,9 +160,9 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       cache: "chain",
       result: z.record(z.string(), z.string()),
       errors: {},
-      examples: { types: { summary: "Always the same", status: 200, body: { s: "ok", result: Record } } },
+      examples: { types: { summary: "Always the same", status: 200, body: { s: "ok", result: RecordTypeByName } } },
     },
-    (c) => ok(c, Record),
+    (c) => ok(c, RecordTypeByName),
   );
 
   return routes;

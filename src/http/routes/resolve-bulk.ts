@@ -3,7 +3,7 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Address } from "@solana/kit";
 import type { FullDomain } from "../../sns/domain.js";
-import type { Settled } from "../../service/resolver.js";
+import type { Settled } from "../../service/bulk-resolution.js";
 import type { AppDeps, AppEnv, BulkTally } from "../deps.js";
 import { ok } from "../answer/envelope.js";
 import { classify } from "../answer/classify.js";

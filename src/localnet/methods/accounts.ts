@@ -1,6 +1,6 @@
 import { accountJson, encodingOptions } from "../account-json.js";
 import { configParam, contextSlot, pubkeyParam, typeName } from "../params.js";
-import { badParams, invalidParams } from "../rpc-error.js";
+import { badParams, invalidParams } from "../json-rpc-error-answer.js";
 import { type MethodHandler, withContext } from "./context.js";
 
 export const MAX_MULTIPLE_ACCOUNTS = 100;

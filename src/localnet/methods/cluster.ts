@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToAddress, utf8 } from "../../sns/bytes.js";
 import { configParam, contextSlot } from "../params.js";
-import { badParams } from "../rpc-error.js";
+import { badParams } from "../json-rpc-error-answer.js";
 import { FEATURE_SET, type MethodHandler, SOLANA_CORE_VERSION, withContext } from "./context.js";
 
 const SLOTS_PER_EPOCH = 432_000;

@@ -1,7 +1,7 @@
 import { accountJson, encodingOptions } from "../account-json.js";
 import type { LedgerAccount } from "../ledger.js";
 import { type Config, configParam, contextSlot, isObject, optionalUnsigned, pubkeyParam, typeName } from "../params.js";
-import { badParams, invalidParams } from "../rpc-error.js";
+import { badParams, invalidParams } from "../json-rpc-error-answer.js";
 import { decodeBase58 } from "../../sns/bytes.js";
 import { TOKEN_ACCOUNT_LEN } from "../../sns/constants.js";
 import { isTokenProgram } from "../token-index.js";

@@ -1,6 +1,6 @@
 import type { Ledger, MintInfo } from "../ledger.js";
 import { configParam, contextSlot, pubkeyParam } from "../params.js";
-import { invalidParams } from "../rpc-error.js";
+import { invalidParams } from "../json-rpc-error-answer.js";
 import { isTokenProgram } from "../token-index.js";
 import { bytesToAddress } from "../../sns/bytes.js";
 import { TOKEN_ACCOUNT_LEN } from "../../sns/constants.js";

@@ -1,6 +1,6 @@
 import { decodeBase58 } from "../../sns/bytes.js";
 import { type Config, configParam, contextSlot, optionalUnsigned, pubkeyParam, typeName } from "../params.js";
-import { ErrorCode, RpcError, badParams, invalidParams } from "../rpc-error.js";
+import { ErrorCode, JsonRpcErrorAnswer, badParams, invalidParams } from "../json-rpc-error-answer.js";
 import type { RecordedTransaction } from "../transactions.js";
 import type { MethodHandler } from "./context.js";
 
@@ -72,7 +72,7 @@ function maxVersionParam(config: Config): number | undefined {
 
 /** Agave's refusal of a transaction newer than the request's maximum (absent: legacy only). */
 const unsupportedVersion = (version: number) =>
-  new RpcError(
+  new JsonRpcErrorAnswer(
     ErrorCode.UnsupportedTransactionVersion,
     `Transaction version (${version}) is not supported by the requesting client. ` +
       `Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": ${version}`,

@@ -1,6 +1,6 @@
 import { BrokenCircuitError } from "cockatiel";
 import type { AnswerLimits } from "../answer-shape.js";
-import { RpcError } from "../errors.js";
+import { RpcFailure } from "../errors.js";
 import type { RpcTransport } from "../transport/contract.js";
 import { type PostPayers, attemptTimeoutMs } from "../request-budget.js";
 import type { Telemetry } from "../../telemetry.js";
@@ -27,7 +27,7 @@ export interface FailoverOptions {
 /** Why an attempt was stopped by the read itself (another endpoint answered first, or the caller gave up). */
 const CANCELLED = Symbol("cancelled");
 
-const outOfRotation = () => new RpcError("network", "every RPC endpoint is out of rotation");
+const outOfRotation = () => new RpcFailure("network", "every RPC endpoint is out of rotation");
 
 /**
  * One transport over several endpoints, in order of preference. A read
@@ -70,7 +70,7 @@ export function createFailoverTransport(url: string, members: readonly FailoverM
         running.clear();
         settle();
       };
-      const onCallerAbort = () => finish(() => reject(new RpcError("timeout", "RPC read given up by its caller")));
+      const onCallerAbort = () => finish(() => reject(new RpcFailure("timeout", "RPC read given up by its caller")));
 
       const availableLeft = () => queue.reduce((count, member) => count + (member.health.available ? 1 : 0), 0);
 

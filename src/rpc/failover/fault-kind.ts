@@ -1,5 +1,5 @@
 import { BrokenCircuitError } from "cockatiel";
-import { HttpStatusError, MIN_CONTEXT_SLOT_NOT_REACHED, RpcError } from "../errors.js";
+import { HttpStatusError, MIN_CONTEXT_SLOT_NOT_REACHED, RpcFailure } from "../errors.js";
 import { NodeConditionFault } from "./node-condition-fault.js";
 
 /** Why one endpoint could not answer a read that another endpoint may answer; a metrics label. */
@@ -25,7 +25,7 @@ export function failoverKindOf(error: unknown): EndpointFaultKind | null {
     if (error.status === 429) return "rate_limited";
     return error.status >= 500 ? "http_5xx" : "http_status";
   }
-  if (!(error instanceof RpcError)) return null;
+  if (!(error instanceof RpcFailure)) return null;
   switch (error.kind) {
     case "network":
       return "network";

@@ -1,4 +1,4 @@
-import { RpcError } from "../errors.js";
+import { RpcFailure } from "../errors.js";
 
 /**
  * An answer whose JSON-RPC error says the node cannot serve the read now
@@ -6,7 +6,7 @@ import { RpcError } from "../errors.js";
  * does better, that answer is what the caller gets, exactly as with a single
  * endpoint.
  */
-export class NodeConditionFault extends RpcError {
+export class NodeConditionFault extends RpcFailure {
   constructor(
     readonly code: number,
     readonly answer: unknown,

@@ -1,6 +1,6 @@
 import { type AnswerLimits, AnswerShapeGuard } from "../answer-shape.js";
 import type { ByteBudget } from "../byte-budget.js";
-import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcError, parseRetryAfter } from "../errors.js";
+import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcFailure, parseRetryAfter } from "../errors.js";
 import { type PostPayers, attemptTimeoutMs, payForAttempt, payForBytes } from "../request-budget.js";
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
@@ -74,12 +74,12 @@ export function exchangeFault(
   error: unknown,
   timedOut: boolean,
   timeoutMs: number,
-): RpcError | RpcEndpointRefusedError | OverloadedError {
-  if (error instanceof RpcError || error instanceof OverloadedError) return error;
+): RpcFailure | RpcEndpointRefusedError | OverloadedError {
+  if (error instanceof RpcFailure || error instanceof OverloadedError) return error;
   const refusal = refusalIn(error);
   if (refusal) return refusal;
-  if (timedOut) return new RpcError("timeout", `no RPC answer within ${timeoutMs} ms`, { cause: error });
-  return new RpcError("network", `RPC request failed: ${(error as Error)?.message ?? error}`, { cause: error });
+  if (timedOut) return new RpcFailure("timeout", `no RPC answer within ${timeoutMs} ms`, { cause: error });
+  return new RpcFailure("network", `RPC request failed: ${(error as Error)?.message ?? error}`, { cause: error });
 }
 
 /** A non-2xx answer; its `Retry-After` is read for a 429 or 503 only, as HttpStatusError (errors.ts) means it. */
@@ -87,7 +87,7 @@ export const httpStatusFault = (status: number, retryAfter?: string | null) =>
   new HttpStatusError(status, status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined);
 
 export const declaredTooLarge = (length: number, maxBytes: number) =>
-  new RpcError("too-large", `RPC answer of ${length} bytes exceeds ${maxBytes}`);
+  new RpcFailure("too-large", `RPC answer of ${length} bytes exceeds ${maxBytes}`);
 
 const overBudget = () => new OverloadedError("RPC answers in flight exceed the memory budget");
 
@@ -140,7 +140,7 @@ export class AnswerReader {
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw new RpcError("invalid-response", "RPC answer is not JSON");
+        throw new RpcFailure("invalid-response", "RPC answer is not JSON");
       }
     } finally {
       this.release();

@@ -1,5 +1,5 @@
 import type { RpcEndpointLabel, RpcRequestOutcome, Telemetry } from "../../telemetry.js";
-import { OverloadedError, RpcEndpointRefusedError, RpcError, type RpcFailureKind } from "../errors.js";
+import { OverloadedError, RpcEndpointRefusedError, RpcFailure, type RpcFailureKind } from "../errors.js";
 import type { RpcTransport } from "./contract.js";
 
 const OUTCOME_OF_KIND: Record<RpcFailureKind, RpcRequestOutcome> = {
@@ -13,7 +13,7 @@ const OUTCOME_OF_KIND: Record<RpcFailureKind, RpcRequestOutcome> = {
 };
 
 function outcomeOf(error: unknown): RpcRequestOutcome {
-  if (error instanceof RpcError) return OUTCOME_OF_KIND[error.kind];
+  if (error instanceof RpcFailure) return OUTCOME_OF_KIND[error.kind];
   if (error instanceof RpcEndpointRefusedError) return "refused";
   if (error instanceof OverloadedError) return "overloaded";
   return "network";

@@ -15,8 +15,8 @@ export interface RpcErrorObject {
   data?: unknown;
 }
 
-/** Thrown by method handlers; becomes the `error` member of the response. */
-export class RpcError extends Error {
+/** The JSON-RPC error a method answers with: thrown by method handlers, it becomes the `error` member of the response. */
+export class JsonRpcErrorAnswer extends Error {
   constructor(
     readonly code: number,
     message: string,
@@ -33,9 +33,11 @@ export class RpcError extends Error {
 }
 
 /** Agave's `Error::invalid_params(...)`; callers include the "Invalid param:" prefix like Agave does. */
-export const invalidParams = (message: string) => new RpcError(ErrorCode.InvalidParams, message);
+export const invalidParams = (message: string) => new JsonRpcErrorAnswer(ErrorCode.InvalidParams, message);
 
 /** Shape errors that jsonrpc-core's serde layer reports before a handler runs. */
-export const badParams = (detail: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params: ${detail}.`);
+export const badParams = (detail: string) =>
+  new JsonRpcErrorAnswer(ErrorCode.InvalidParams, `Invalid params: ${detail}.`);
 
-export const invalidRequest = (message = "Invalid request") => new RpcError(ErrorCode.InvalidRequest, message);
+export const invalidRequest = (message = "Invalid request") =>
+  new JsonRpcErrorAnswer(ErrorCode.InvalidRequest, message);
