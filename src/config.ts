@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { PdaPolicy } from "./sns/queries/resolve.js";
-import type { BudgetLimits } from "./rpc/request-budget.js";
 import { tryDecodePublicKey } from "./sns/bytes.js";
 
 /** The spellings of a boolean setting, in the order its error message lists them. */
