@@ -1,14 +1,5 @@
+import type { CacheClass } from "../openapi/route-answers.js";
 import { NO_STORE } from "./cache-control.js";
-
-/**
- * What a route's successes may be kept for by shared caches, declared with
- * the route (DocumentedRoute.cache):
- * - `chain`: answers that depend only on the chain, kept CACHE_TTL_SECONDS;
- * - `resolve`: `/resolve` answers, kept no longer than the gateway's own resolve cache;
- * - `reference`: the API reference, which changes only with the deployed version;
- * - `none`: never kept (liveness, metrics, answers that build transactions).
- */
-export type CacheClass = "chain" | "resolve" | "reference" | "none";
 
 /** The API reference: kept a few minutes, so a deploy shows soon. */
 const REFERENCE_POLICY = "public, max-age=300";

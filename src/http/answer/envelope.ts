@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { boundedPolicy, cacheControlFor } from "./cache-control.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import type { Classified } from "./classify.js";
 
 /** What an answer carries besides its body: headers of its own (a route's, Retry-After). */
@@ -56,7 +56,7 @@ export function failureHeaders(failure: Classified): Readonly<Record<string, str
 /**
  * The headers of an envelope answer (see `envelopeAnswer`): the keys and
  * order @hono/node-server writes, so that answers given before the app
- * (repeat-answer.ts) carry the same bytes. `extra` headers join them where
+ * (resolve-repeats.ts) carry the same bytes. `extra` headers join them where
  * a `Headers` copy would list them (sorted by name).
  */
 export function envelopeHeaders(

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { Logger, RequestLine } from "../../logger.js";
 import { type Telemetry, httpMethodLabel } from "../../telemetry.js";
-import type { AppEnv, BulkTally } from "../deps.js";
-import type { RpcUsage } from "../frame/rpc-usage.js";
+import type { AppEnv, BulkTally } from "../env.js";
+import type { RpcUsage } from "../../rpc/request-view.js";
 import { cacheControlFor } from "./cache-control.js";
 import type { Classified } from "./classify.js";
 import { hasAllHeaders } from "./envelope.js";
@@ -15,7 +15,7 @@ export interface AnswerSinks {
 
 /**
  * Counts an answered request and writes its one log line: every answer the
- * gateway gives, inside the app or before it (repeat-answer.ts), is
+ * gateway gives, inside the app or before it (resolve-repeats.ts), is
  * reported here. The line never holds the path's query string or the `rpc`
  * parameter: an override URL may carry an API key, so only whether one was
  * given (`rpcGiven`) is written.
@@ -29,7 +29,7 @@ export function recordAnswer(
   seconds: number,
   usage: RpcUsage | undefined,
   rpcGiven: boolean,
-  failure: Classified | undefined,
+  failure: Pick<Classified, "code"> | undefined,
   bulk?: BulkTally,
 ): void {
   sinks.telemetry.httpRequestFinished(route, httpMethodLabel(method), status, seconds);

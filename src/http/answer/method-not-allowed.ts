@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { NO_STORE } from "./cache-control.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 
 const BODY = JSON.stringify({ s: "error", result: "Method not allowed" });
 

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 
 /**
  * 301 to `location` (a path of this gateway), with no body. The frame adds

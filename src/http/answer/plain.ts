@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import type { AnswerOptions } from "./envelope.js";
 
 /**

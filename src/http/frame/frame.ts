@@ -3,17 +3,18 @@ import type { Logger } from "../../logger.js";
 import type { EndpointSelector } from "../../rpc/endpoints.js";
 import type { Telemetry } from "../../telemetry.js";
 import { NO_STORE } from "../answer/cache-control.js";
-import type { CacheClass } from "../answer/cache-policy.js";
+import type { CacheClass } from "../openapi/route-answers.js";
 import { answerFailure } from "../answer/failure.js";
 import { type AnswerSinks, finishAnswer } from "../answer/finish.js";
-import type { RouteAnswers } from "../answer/route-answers.js";
-import type { AppEnv } from "../deps.js";
+import type { RouteAnswers } from "../openapi/route-answers.js";
+import type { AppEnv } from "../env.js";
 import { namesOverride, offerEndpoint } from "./endpoint.js";
-import { preflightAnswer } from "./preflight.js";
-import { requestIdFor } from "./request-id.js";
-import type { YieldToLoop } from "./rpc-usage.js";
+import { preflightAnswer } from "../answer/preflight.js";
+import { requestIdFor } from "../answer/request-id.js";
+import type { YieldToLoop } from "../../rpc/request-view.js";
 import { RpcBudgetError } from "../../rpc/request-budget.js";
-import type { ClientCallLimit } from "./client-call-limit.js";
+import type { ClientCallLimit } from "../clients/client-call-limit.js";
+import { admitClient } from "./client-admission.js";
 
 /** What answers a request inside the frame: a route's handler, or the app's 404/405. */
 export type Answerer = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>;
@@ -37,11 +38,11 @@ export interface RequestFrameOptions {
   /** The Cache-Control a success on a route of a cache class earns (answer/cache-policy.ts). */
   cachePolicyOf(cache: CacheClass): string;
   readonly endpoints: EndpointSelector;
-  /** Counts what requests on `RPC_URL` cost their client (client-call-limit.ts); absent: unlimited. */
+  /** Counts what requests on `RPC_URL` cost their client (clients/client-call-limit.ts); absent: unlimited. */
   readonly callLimit?: ClientCallLimit;
-  /** Counts what requests naming an `rpc` override cost their client (client-call-limit.ts); absent: unlimited. */
+  /** Counts what requests naming an `rpc` override cost their client (clients/client-call-limit.ts); absent: unlimited. */
   readonly overrideLimit?: ClientCallLimit;
-  /** The client a request is counted for (client-key.ts). */
+  /** The client a request is counted for (clients/client-key.ts). */
   clientOf(c: Context<AppEnv>): string;
   /** Lets the event loop serve others between slices of a request's work over RPC-supplied lists. */
   readonly yieldToLoop: YieldToLoop;
@@ -79,17 +80,18 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  * answered, around the one handler that answers it. Each step keeps its
  * rules in its own module; this only calls them, in this order:
  *
- * 1. request-id.ts: the request id (echoed in `X-Request-Id`, errors included);
- * 2. preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once, with the path's methods;
+ * 1. answer/request-id.ts: the request id (echoed in `X-Request-Id`, errors included);
+ * 2. answer/preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once, with the path's methods;
  * 3. answer/cache-policy.ts: the Cache-Control a success earns, from the route's declaration;
  * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc-usage.ts;
- * 5. client-call-limit.ts: on routes that read the chain, what requests cost is counted per
- *    client (client-key.ts), those naming an override apart from the others (one naming `RPC_URL`
+ * 5. client-admission.ts: on routes that read the chain, what requests cost is counted per
+ *    client (clients/), those naming an override apart from the others (one naming `RPC_URL`
  *    itself is counted as a request without `rpc`: it is one); an override's answer comes by its
  *    budget's deadline (`withinDeadline`);
  * then the handler, whose failures answer/failure.ts answers, and answer/finish.ts.
  *
- * The query is read once, for all of them. The app wraps every route handler
+ * The query is read once, for all of them, and for the route: whether the
+ * request names an override is the context's `viaOverride` (env.ts). The app wraps every route handler
  * (and its 404) in the frame rather than registering it as middleware: a
  * request matching a single handler skips Hono's compose, so an answer costs
  * no dispatch frame and no promise per step.
@@ -128,12 +130,14 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
         return finish(c, route, started, rpcGiven);
       }
       const overridden = namesOverride(rpcParam);
+      // Routes ask the context, never the query: absent on the common path, which then sets nothing.
+      if (overridden) c.set("viaOverride", true);
       c.set("sharedCacheControl", overridden ? NO_STORE : routePolicy);
       offerEndpoint(c, endpoints, rpcParam, yieldToLoop);
       if (answers.rpc) {
         const limit = overridden && !endpoints.namesConfigured(rpcParam!) ? overrideLimit : callLimit;
         // The limiter's 429 is the answer, the route never runs.
-        const refused = limit?.admit(c, clientOf(c));
+        const refused = limit && admitClient(c, limit, clientOf(c));
         if (refused) {
           settle(c, refused);
           return finish(c, route, started, rpcGiven);

@@ -3,7 +3,7 @@ import type { Address } from "@solana/kit";
 import { tryDecodePublicKey } from "../../sns/bytes.js";
 import { type FullDomain, normalizeName, parseFullDomain, parseLabels } from "../../sns/domain.js";
 import { Record, type RecordType } from "../../sns/record-types.js";
-import { InvalidInputError } from "../answer/classify.js";
+import { InvalidInputError } from "../errors.js";
 
 /**
  * The schemas that validate path and query input, and that `/openapi.json`

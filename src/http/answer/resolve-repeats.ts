@@ -6,16 +6,16 @@ import type { EndpointSelector } from "../../rpc/endpoints.js";
 import type { Outcome, Resolver } from "../../service/resolver.js";
 import type { FullDomain } from "../../sns/domain.js";
 import { NO_TELEMETRY, type Telemetry } from "../../telemetry.js";
-import type { AppEnv } from "../deps.js";
-import { requestIdFor } from "../frame/request-id.js";
+import type { ClientCallLimit } from "../clients/client-call-limit.js";
+import type { AppEnv } from "../env.js";
+import { UNMATCHED_ANSWERS, type RouteAnswers, answersOf } from "../openapi/route-answers.js";
+import { requestIdFor } from "./request-id.js";
 import { cacheControlFor } from "./cache-control.js";
 import type { Classified } from "./classify.js";
 import { envelopeHeaders, okText } from "./envelope.js";
-import type { ClientCallLimit } from "../frame/client-call-limit.js";
 import { renderFailure } from "./failure.js";
 import { type AnswerSinks, recordAnswer } from "./finish.js";
 import { routePatternOf } from "./request-log.js";
-import { UNMATCHED_ANSWERS, type RouteAnswers, answersOf } from "./route-answers.js";
 
 /** What the resolve route learned of a request, for its repeats. */
 interface KnownRequest {
@@ -42,13 +42,13 @@ interface RenderedOutcome {
   readonly failure: Classified | undefined;
 }
 
-export interface ShortcutAnswer {
+export interface RepeatAnswer {
   readonly status: number;
   readonly headers: Record<string, string | number>;
   readonly body: string;
 }
 
-export interface ResolveShortcutOptions {
+export interface ResolveRepeatsOptions {
   readonly resolver: Resolver;
   readonly endpoints: EndpointSelector;
   readonly logger: Logger;
@@ -84,11 +84,11 @@ const KNOWN_BOUND: LRUCache.Options<string, KnownRequest, unknown> = {
  * for the same cache entry, and is counted and logged as the app counts
  * and logs it.
  */
-export class ResolveShortcut {
+export class ResolveRepeats {
   private readonly known = new LRUCache<string, KnownRequest>(KNOWN_BOUND);
   private readonly sinks: AnswerSinks;
 
-  constructor(private readonly options: ResolveShortcutOptions) {
+  constructor(private readonly options: ResolveRepeatsOptions) {
     this.sinks = { logger: options.logger, telemetry: options.telemetry ?? NO_TELEMETRY };
   }
 
@@ -106,7 +106,7 @@ export class ResolveShortcut {
    * `requestIdHeader`, the `X-Request-Id` the request carries), counted and
    * logged; undefined when the app must answer it.
    */
-  answer(key: string, requestIdHeader: string | undefined, client: () => string): ShortcutAnswer | undefined {
+  answer(key: string, requestIdHeader: string | undefined, client: () => string): RepeatAnswer | undefined {
     const started = performance.now();
     const known = this.known.get(key);
     if (!known) return undefined;

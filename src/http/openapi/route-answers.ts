@@ -1,14 +1,32 @@
 import { TrieRouter } from "hono/router/trie-router";
 import type { RouterRoute } from "hono/types";
-import type { CacheClass } from "./cache-policy.js";
-import type { RouteWording } from "./classify.js";
+import type { SnsErrorCode } from "../../sns/errors.js";
+
+/**
+ * What a route's successes may be kept for by shared caches, declared with
+ * the route (DocumentedRoute.cache); answer/cache-policy.ts turns it into a
+ * `Cache-Control`:
+ * - `chain`: answers that depend only on the chain, kept CACHE_TTL_SECONDS;
+ * - `resolve`: `/resolve` answers, kept no longer than the gateway's own resolve cache;
+ * - `reference`: the API reference, which changes only with the deployed version;
+ * - `none`: never kept (liveness, metrics, answers that build transactions).
+ */
+export type CacheClass = "chain" | "resolve" | "reference" | "none";
+
+/**
+ * A route's own wording for a failure, where upstream names the missing
+ * thing after the route (`/reverse-lookup` says `Account not found` where
+ * the others say `Resource not found`). Declared with the route (see
+ * DocumentedRoute.wording).
+ */
+export type RouteWording = Readonly<Partial<Record<SnsErrorCode, string>>>;
 
 /**
  * What a route declares about its answers beyond its body: how long shared
  * caches may keep a success, and its own wording for failures. Every route
  * declares it where it declares its paths and validation
- * (src/http/openapi/documented-route.ts); the answer pipeline reads it for
- * the route Hono matched.
+ * (documented-route.ts); the answer pipeline (src/http/answer/) reads it
+ * for the route Hono matched.
  */
 export interface RouteAnswers {
   readonly cache: CacheClass;
