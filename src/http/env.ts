@@ -52,9 +52,11 @@ export interface AppEnv {
     sharedCacheControl: string;
     /** Set by the bulk routes: what the request's log line reports of its names. */
     bulk: BulkTally;
-    /** The answer built with all of its headers (see answer/envelope.ts): nothing to add to it. */
-    envelopeAnswer: Response;
-    /** Headers a step before the route decided for the answer, names in lower case (answer/envelope.ts, `addAnswerHeaders`). */
-    answerHeaders: Readonly<Record<string, string>>;
+    /**
+     * The `RateLimit-*` headers of the client's window (names in lower case),
+     * set by the frame where a call limit counts the request (frame/client-admission.ts):
+     * whatever answer the request gets carries them (answer/headers.ts).
+     */
+    rateLimit: Readonly<Record<string, string>>;
   };
 }

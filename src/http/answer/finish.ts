@@ -1,11 +1,8 @@
 import type { Context } from "hono";
 import type { Logger, RequestLine } from "../../logger.js";
+import type { RpcUsage } from "../../rpc/request-view.js";
 import { type Telemetry, httpMethodLabel } from "../../telemetry.js";
 import type { AppEnv, BulkTally } from "../env.js";
-import type { RpcUsage } from "../../rpc/request-view.js";
-import { cacheControlFor } from "./cache-control.js";
-import type { Classified } from "./classify.js";
-import { hasAllHeaders } from "./envelope.js";
 
 /** Where answers are reported. */
 export interface AnswerSinks {
@@ -13,35 +10,43 @@ export interface AnswerSinks {
   readonly telemetry: Telemetry;
 }
 
+/** What is reported of one answered request. */
+export interface AnsweredRequest {
+  readonly requestId: string;
+  readonly method: string;
+  /** The route pattern (`/resolve/:domain`), never the path. */
+  readonly route: string;
+  readonly status: number;
+  /** From the request's arrival to its answer. */
+  readonly seconds: number;
+  /** What it asked its RPC endpoint for; absent: nothing. */
+  readonly usage?: RpcUsage | undefined;
+  /** Whether it carried an `rpc` parameter (only that: an override URL may carry an API key). */
+  readonly rpcGiven: boolean;
+  /** The failure it was answered with (answer/classify.ts), by its code. */
+  readonly failure?: { readonly code: string } | undefined;
+  /** The bulk routes' tally of names. */
+  readonly bulk?: BulkTally | undefined;
+}
+
 /**
  * Counts an answered request and writes its one log line: every answer the
  * gateway gives, inside the app or before it (resolve-repeats.ts), is
  * reported here. The line never holds the path's query string or the `rpc`
- * parameter: an override URL may carry an API key, so only whether one was
- * given (`rpcGiven`) is written.
+ * parameter: only whether one was given.
  */
-export function recordAnswer(
-  sinks: AnswerSinks,
-  requestId: string,
-  method: string,
-  route: string,
-  status: number,
-  seconds: number,
-  usage: RpcUsage | undefined,
-  rpcGiven: boolean,
-  failure: Pick<Classified, "code"> | undefined,
-  bulk?: BulkTally,
-): void {
+export function recordAnswer(sinks: AnswerSinks, answered: AnsweredRequest): void {
+  const { status, method, route, seconds, usage, failure, bulk } = answered;
   sinks.telemetry.httpRequestFinished(route, httpMethodLabel(method), status, seconds);
   const line: RequestLine = {
-    reqId: requestId,
+    reqId: answered.requestId,
     method,
     route,
     status,
     ms: Math.round(seconds * 100_000) / 100,
     rpcCalls: usage?.calls ?? 0,
     rpcAccounts: usage?.accounts ?? 0,
-    rpcOverride: rpcGiven,
+    rpcOverride: answered.rpcGiven,
   };
   if (failure !== undefined) line.error = failure.code;
   if (bulk) {
@@ -56,34 +61,23 @@ export function recordAnswer(
 }
 
 /**
- * After a route (or the 404/405, or a preflight) has answered: the headers
- * its answer lacks when it was not built with all of them (envelope.ts),
- * then `recordAnswer`. The Cache-Control a success earns is the request's
- * `sharedCacheControl` (none for a preflight); `started` is
- * `performance.now()` when the request entered the frame.
+ * After a route (or the 404/405, or a preflight) has answered: its answer
+ * was built with every header (answer/headers.ts), so this only reports it
+ * (`recordAnswer`); `started` is `performance.now()` when the request
+ * entered the frame.
  */
-export function finishAnswer(
-  sinks: AnswerSinks,
-  c: Context<AppEnv>,
-  route: string,
-  started: number,
-  rpcGiven: boolean,
-): Response {
-  let res = c.res;
-  const { status } = res;
-  if (!hasAllHeaders(c)) {
-    const { headers } = res;
-    const shared = c.get("sharedCacheControl");
-    if (shared !== undefined) headers.set("Cache-Control", cacheControlFor(shared, status));
-    headers.set("Access-Control-Allow-Origin", "*");
-    headers.set("X-Request-Id", c.get("requestId"));
-    // Hono answers HEAD with `new Response(null, answer)`, which on Node (@hono/node-server's Response)
-    // copies the headers the answer was built with, not those set on it since: a HEAD answer is given
-    // here with every header GET's has, and no body.
-    if (c.req.method === "HEAD") res = c.res = new Response(null, { status, headers });
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const failure = c.get("failure");
-  recordAnswer(sinks, c.get("requestId"), c.req.method, route, status, seconds, c.get("rpcUsage"), rpcGiven, failure, c.get("bulk"));
+export function finishAnswer(sinks: AnswerSinks, c: Context<AppEnv>, route: string, started: number, rpcGiven: boolean): Response {
+  const res = c.res;
+  recordAnswer(sinks, {
+    requestId: c.get("requestId"),
+    method: c.req.method,
+    route,
+    status: res.status,
+    seconds: (performance.now() - started) / 1000,
+    usage: c.get("rpcUsage"),
+    rpcGiven,
+    failure: c.get("failure"),
+    bulk: c.get("bulk"),
+  });
   return res;
 }

@@ -12,8 +12,9 @@ import { UNMATCHED_ANSWERS, type RouteAnswers, answersOf } from "../openapi/rout
 import { requestIdFor } from "./request-id.js";
 import { cacheControlFor } from "./cache-control.js";
 import type { Classified } from "./classify.js";
-import { envelopeHeaders, okText } from "./envelope.js";
+import { okText } from "./envelope.js";
 import { renderFailure } from "./failure.js";
+import { answerHeaders } from "./headers.js";
 import { type AnswerSinks, recordAnswer } from "./finish.js";
 import { routePatternOf } from "./request-log.js";
 
@@ -119,10 +120,10 @@ export class ResolveRepeats {
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
     const extra = limited === undefined ? rendered.extra : rendered.extra === undefined ? limited : { ...limited, ...rendered.extra };
-    const headers: Record<string, string | number> = envelopeHeaders(rendered.cacheControl, requestId, extra);
+    const headers: Record<string, string | number> = answerHeaders(rendered.cacheControl, requestId, "application/json", extra);
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
-    recordAnswer(this.sinks, requestId, "GET", known.route, rendered.status, seconds, undefined, false, rendered.failure);
+    recordAnswer(this.sinks, { requestId, method: "GET", route: known.route, status: rendered.status, seconds, rpcGiven: false, failure: rendered.failure });
     return { status: rendered.status, headers, body: rendered.body };
   }
 }

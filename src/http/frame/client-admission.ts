@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { addAnswerHeaders, fail } from "../answer/envelope.js";
+import { fail } from "../answer/envelope.js";
 import type { ClientCallLimit } from "../clients/client-call-limit.js";
 import type { AppEnv } from "../env.js";
 
@@ -12,7 +12,7 @@ import type { AppEnv } from "../env.js";
 export function admitClient(c: Context<AppEnv>, limit: ClientCallLimit, client: string): Response | undefined {
   const window = limit.windowOf(client);
   const headers = limit.headersOf(window);
-  addAnswerHeaders(c, headers);
+  c.set("rateLimit", headers);
   if (headers["ratelimit-remaining"] === "0") return fail(c, 429, "Too many requests", { headers: { "retry-after": headers["ratelimit-reset"] } });
   c.set("costAllowance", window);
   return undefined;

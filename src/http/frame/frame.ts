@@ -121,12 +121,13 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
 
     return function requestFrame(c, answer, next) {
       const started = performance.now();
-      c.set("requestId", requestIdFor(requestHeader(c, "x-request-id")));
+      const requestId = requestIdFor(requestHeader(c, "x-request-id"));
+      c.set("requestId", requestId);
       telemetry.httpRequestStarted();
       const rpcParam = c.req.query("rpc");
       const rpcGiven = rpcParam !== undefined;
       if (c.req.method === "OPTIONS") {
-        c.res = preflightAnswer(c.req.header("Access-Control-Request-Headers"), allowedMethods(c.req.path));
+        c.res = preflightAnswer(requestId, c.req.header("Access-Control-Request-Headers"), allowedMethods(c.req.path));
         return finish(c, route, started, rpcGiven);
       }
       const overridden = namesOverride(rpcParam);
