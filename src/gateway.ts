@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
-import { type RouteAnswers, answersLookup } from "./http/openapi/route-answers.js";
 import { ResolveRepeats } from "./http/answer/resolve-repeats.js";
 import { ClientCallLimit } from "./http/clients/client-call-limit.js";
+import type { EdgeCache } from "./http/answer/edge-cache.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
@@ -87,14 +87,18 @@ export interface Platform {
    * undefined: with per-request endpoints, `/domains` scans.
    */
   readonly remoteTokenizedIndex?: (c: Context) => MintIndex | undefined;
+  /**
+   * Where `resolve` answers are shared between the isolates of a location
+   * (Workers: the Cache API), used while RESOLVE_CACHE_TTL_MS is on
+   * (http/answer/edge-cache.ts); absent: none.
+   */
+  readonly edgeCache?: EdgeCache;
 }
 
 export interface Gateway {
   readonly app: ReturnType<typeof createApp>;
   /** Answers repeated `/resolve` requests from the resolve cache before the app (with a cache and `Platform.requestKey`). */
   readonly resolveRepeats?: ResolveRepeats;
-  /** What the GET route answering a path declares about its answers (caching), for decisions made before the app. */
-  readonly answersFor: (path: string) => RouteAnswers;
   readonly logger: Logger;
   /** Releases RPC connections; call after the HTTP server has drained. */
   dispose(): Promise<void>;
@@ -289,11 +293,11 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     requestHeader: accelerators.requestHeader ?? ((c, name) => c.req.header(name)),
     docsAssets: platform.docsAssets,
     ...(resolveRepeats && { resolveRepeats }),
+    ...(platform.edgeCache && config.resolveCacheTtlMs > 0 && { edgeCache: platform.edgeCache }),
   });
   return {
     app,
     ...(resolveRepeats && { resolveRepeats }),
-    answersFor: answersLookup(app.routes),
     logger: platform.logger,
     dispose: () => {
       index?.dispose();

@@ -42,6 +42,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     allowedMethods,
     clientOf: clientOf(deps),
     ...(deps.callLimit && { callLimit: deps.callLimit }),
+    ...(deps.edgeCache && { edgeCache: deps.edgeCache }),
     ...(deps.overrideRateLimit > 0 && { overrideLimit: new ClientCallLimit(deps.overrideRateLimit) }),
   });
 

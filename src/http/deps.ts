@@ -7,6 +7,7 @@ import type { FullDomain } from "../sns/domain.js";
 import type { Resolver } from "../service/resolver.js";
 import type { RouteBulkheads } from "../service/bulkhead.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
+import type { EdgeCache } from "./answer/edge-cache.js";
 import type { ClientCallLimit } from "./clients/client-call-limit.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { AppEnv } from "./env.js";
@@ -56,4 +57,6 @@ export interface AppDeps {
   readonly docsAssets: DocsAssets;
   /** Where the resolve route reports the requests it validated, to answer their repeats before routing; absent: none. */
   readonly resolveRepeats?: ResolveRepeatsLearner;
+  /** Where `resolve` answers are shared by the platform (Workers: the Cache API); absent: none. */
+  readonly edgeCache?: EdgeCache;
 }

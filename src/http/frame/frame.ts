@@ -5,6 +5,7 @@ import type { Telemetry } from "../../telemetry.js";
 import { NO_STORE } from "../answer/cache-control.js";
 import type { CacheClass } from "../openapi/route-answers.js";
 import { answerFailure } from "../answer/failure.js";
+import { type EdgeCache, edgeCached, keptAtEdge } from "../answer/edge-cache.js";
 import { type AnswerSinks, finishAnswer } from "../answer/finish.js";
 import type { RouteAnswers } from "../openapi/route-answers.js";
 import type { AppEnv } from "../env.js";
@@ -48,6 +49,8 @@ export interface RequestFrameOptions {
   readonly yieldToLoop: YieldToLoop;
   /** The methods the app takes on a path (answer/allowed-methods.ts), for a preflight to advertise. */
   allowedMethods(path: string): readonly string[];
+  /** Where `resolve` answers are shared by a platform (Workers: the Cache API; answer/edge-cache.ts); absent: none. */
+  readonly edgeCache?: EdgeCache;
 }
 
 /**
@@ -88,6 +91,8 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  *    client (clients/), those naming an override apart from the others (one naming `RPC_URL`
  *    itself is counted as a request without `rpc`: it is one); an override's answer comes by its
  *    budget's deadline (`withinDeadline`);
+ * 6. answer/edge-cache.ts: where a platform shares `resolve` answers (Workers), a GET without
+ *    an override is answered from there when it holds one, as this request's own answer;
  * then the handler, whose failures answer/failure.ts answers, and answer/finish.ts.
  *
  * The query is read once, for all of them, and for the route: whether the
@@ -118,6 +123,7 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
 
   return (route, answers) => {
     const routePolicy = cachePolicyOf(answers.cache);
+    const edge = answers.cache === "resolve" ? options.edgeCache : undefined;
 
     return function requestFrame(c, answer, next) {
       const started = performance.now();
@@ -159,7 +165,22 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
         };
         return answering();
       }
-      // The answer at hand is finished at once; a promised one in the one step that settles it.
+      // A `resolve` answer on Workers: from the edge cache when it holds one, else the route's, then kept there.
+      if (edge !== undefined && !overridden && c.req.method === "GET") {
+        return edgeCached(edge, c).then((hit) => {
+          if (hit) {
+            c.res = hit;
+            return finish(c, route, started, rpcGiven);
+          }
+          const answered = respond(c, answer, next, started, rpcGiven);
+          return answered instanceof Promise ? answered.then((res) => keptAtEdge(edge, c, res)) : keptAtEdge(edge, c, answered);
+        });
+      }
+      return respond(c, answer, next, started, rpcGiven);
+    };
+
+    /** The route's answer: one at hand is finished at once, a promised one in the one step that settles it. */
+    function respond(c: Context<AppEnv>, answer: Answerer, next: Next, started: number, rpcGiven: boolean): Response | Promise<Response> {
       let answered: Response | void | Promise<Response | void>;
       try {
         answered = answer(c, next);
@@ -181,6 +202,6 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
           return finish(c, route, started, rpcGiven);
         },
       );
-    };
+    }
   };
 }

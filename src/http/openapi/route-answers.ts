@@ -1,5 +1,3 @@
-import { TrieRouter } from "hono/router/trie-router";
-import type { RouterRoute } from "hono/types";
 import type { SnsErrorCode } from "../../sns/errors.js";
 
 /**
@@ -52,25 +50,3 @@ export function declareAnswers<H extends object>(handler: H, answers: RouteAnswe
 
 /** What the route of `handler` declared; undefined for a handler registered without a declaration. */
 export const answersOf = (handler: object): RouteAnswers | undefined => declared.get(handler);
-
-/**
- * What the GET route answering `path` declared, looked up outside the app
- * (the Workers entry decides before the app whether the edge cache may hold
- * an answer); UNMATCHED_ANSWERS where no route answers. Built on first use,
- * from the app's routes once they are all mounted.
- */
-export function answersLookup(routes: readonly RouterRoute[]): (path: string) => RouteAnswers {
-  let router: TrieRouter<RouteAnswers> | undefined;
-  const build = (): TrieRouter<RouteAnswers> => {
-    const built = new TrieRouter<RouteAnswers>();
-    for (const route of routes) {
-      const answers = route.method === "GET" ? answersOf(route.handler) : undefined;
-      if (answers) built.add("GET", route.path, answers);
-    }
-    return built;
-  };
-  return (path) => {
-    router ??= build();
-    return router.match("GET", path)[0][0]?.[0] ?? UNMATCHED_ANSWERS;
-  };
-}
