@@ -14,6 +14,14 @@ export interface BulkTally {
   readonly jsonRpcCalls: number;
 }
 
+/** What an answer tells its client of its call-limit window (clients/client-call-limit.ts), names in lower case. */
+export interface RateLimitHeaders {
+  readonly "ratelimit-limit": string;
+  readonly "ratelimit-policy": string;
+  readonly "ratelimit-remaining": string;
+  readonly "ratelimit-reset": string;
+}
+
 /**
  * What one request carries from step to step (Hono's context variables):
  * set by the frame (frame/frame.ts) before the route, read by the route and
@@ -57,6 +65,6 @@ export interface AppEnv {
      * set by the frame where a call limit counts the request (frame/client-admission.ts):
      * whatever answer the request gets carries them (answer/headers.ts).
      */
-    rateLimit: Readonly<Record<string, string>>;
+    rateLimit: RateLimitHeaders;
   };
 }

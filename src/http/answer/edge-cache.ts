@@ -34,13 +34,12 @@ export async function edgeCached(cache: EdgeCache, c: Context<AppEnv>): Promise<
   if (!kept) return undefined;
   const own: Record<string, string> = {};
   for (const [name, value] of kept.headers) if (!WRITTEN_ANEW.has(name)) own[name] = value;
-  const rateLimit = c.get("rateLimit");
-  if (rateLimit !== undefined) Object.assign(own, rateLimit);
   const headers = answerHeaders(
     kept.headers.get("cache-control") ?? undefined,
     c.get("requestId"),
     kept.headers.get("content-type") ?? undefined,
     own,
+    c.get("rateLimit"),
   );
   return new Response(kept.body, { status: kept.status, headers });
 }

@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import type { Logger, RequestLine } from "../../logger.js";
-import type { RpcUsage } from "../../rpc/request-view.js";
 import { type Telemetry, httpMethodLabel } from "../../telemetry.js";
-import type { AppEnv, BulkTally } from "../env.js";
+import type { AppEnv } from "../env.js";
 
 /** Where answers are reported. */
 export interface AnswerSinks {
@@ -10,51 +9,20 @@ export interface AnswerSinks {
   readonly telemetry: Telemetry;
 }
 
-/** What is reported of one answered request. */
-export interface AnsweredRequest {
-  readonly requestId: string;
-  readonly method: string;
-  /** The route pattern (`/resolve/:domain`), never the path. */
-  readonly route: string;
-  readonly status: number;
-  /** From the request's arrival to its answer. */
-  readonly seconds: number;
-  /** What it asked its RPC endpoint for; absent: nothing. */
-  readonly usage?: RpcUsage | undefined;
-  /** Whether it carried an `rpc` parameter (only that: an override URL may carry an API key). */
-  readonly rpcGiven: boolean;
-  /** The failure it was answered with (answer/classify.ts), by its code. */
-  readonly failure?: { readonly code: string } | undefined;
-  /** The bulk routes' tally of names. */
-  readonly bulk?: BulkTally | undefined;
-}
+/** A request's duration as its log line writes it: milliseconds, to the hundredth. */
+export const lineMs = (seconds: number): number => Math.round(seconds * 100_000) / 100;
 
 /**
  * Counts an answered request and writes its one log line: every answer the
  * gateway gives, inside the app or before it (resolve-repeats.ts), is
- * reported here. The line never holds the path's query string or the `rpc`
- * parameter: only whether one was given.
+ * reported here, `line` (the record of the answer, built by the caller)
+ * and `seconds` from its arrival to its answer, for the metrics. The line
+ * never holds the path's query string or the `rpc` parameter: an override
+ * URL may carry an API key, so only whether one was given (`rpcOverride`).
+ * The caller builds the line itself: the one object a request's report costs.
  */
-export function recordAnswer(sinks: AnswerSinks, answered: AnsweredRequest): void {
-  const { status, method, route, seconds, usage, failure, bulk } = answered;
-  sinks.telemetry.httpRequestFinished(route, httpMethodLabel(method), status, seconds);
-  const line: RequestLine = {
-    reqId: answered.requestId,
-    method,
-    route,
-    status,
-    ms: Math.round(seconds * 100_000) / 100,
-    rpcCalls: usage?.calls ?? 0,
-    rpcAccounts: usage?.accounts ?? 0,
-    rpcOverride: answered.rpcGiven,
-  };
-  if (failure !== undefined) line.error = failure.code;
-  if (bulk) {
-    line.names = bulk.names;
-    line.distinctNames = bulk.distinct;
-    line.items = bulk.items;
-    line.jsonRpcCalls = bulk.jsonRpcCalls;
-  }
+export function recordAnswer(sinks: AnswerSinks, line: RequestLine, seconds: number): void {
+  sinks.telemetry.httpRequestFinished(line.route, httpMethodLabel(line.method), line.status, seconds);
   const { logger } = sinks;
   if (logger.request) logger.request(line);
   else logger.info(line, "request");
@@ -68,16 +36,27 @@ export function recordAnswer(sinks: AnswerSinks, answered: AnsweredRequest): voi
  */
 export function finishAnswer(sinks: AnswerSinks, c: Context<AppEnv>, route: string, started: number, rpcGiven: boolean): Response {
   const res = c.res;
-  recordAnswer(sinks, {
-    requestId: c.get("requestId"),
+  const seconds = (performance.now() - started) / 1000;
+  const usage = c.get("rpcUsage");
+  const line: RequestLine = {
+    reqId: c.get("requestId"),
     method: c.req.method,
     route,
     status: res.status,
-    seconds: (performance.now() - started) / 1000,
-    usage: c.get("rpcUsage"),
-    rpcGiven,
-    failure: c.get("failure"),
-    bulk: c.get("bulk"),
-  });
+    ms: lineMs(seconds),
+    rpcCalls: usage?.calls ?? 0,
+    rpcAccounts: usage?.accounts ?? 0,
+    rpcOverride: rpcGiven,
+  };
+  const failure = c.get("failure");
+  if (failure !== undefined) line.error = failure.code;
+  const bulk = c.get("bulk");
+  if (bulk) {
+    line.names = bulk.names;
+    line.distinctNames = bulk.distinct;
+    line.items = bulk.items;
+    line.jsonRpcCalls = bulk.jsonRpcCalls;
+  }
+  recordAnswer(sinks, line, seconds);
   return res;
 }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../env.js";
+import type { AppEnv, RateLimitHeaders } from "../env.js";
 import { cacheControlFor } from "./cache-control.js";
 
 /**
@@ -10,8 +10,9 @@ import { cacheControlFor } from "./cache-control.js";
  * The common set is written here once: CORS for any origin, the
  * `Cache-Control` (absent: none, as for a preflight), the `Content-Type`
  * (absent: none, as for an answer without a body), the request id (absent
- * below the app, where no request exists); `extra` are the answer's own
- * (a route's, `Retry-After`, `Allow`, `RateLimit-*`, …).
+ * below the app, where no request exists), the client's `RateLimit-*`
+ * where a call limit counts it; `extra` are the answer's own (a route's,
+ * `Retry-After`, `Allow`, …).
  *
  * One plain record, names in lower case and sorted, as a `Headers` copy
  * lists them: on Node, @hono/node-server hands a record to `writeHead` as
@@ -23,13 +24,26 @@ export function answerHeaders(
   requestId: string | undefined,
   contentType: string | undefined,
   extra?: Readonly<Record<string, string>>,
+  rateLimit?: RateLimitHeaders,
 ): Record<string, string> {
-  // The common answer (an envelope with no headers of its own): already in order, one object.
+  // The common answers (an envelope with no headers of its own): already in order, one object.
   if (extra === undefined && cacheControl !== undefined && requestId !== undefined && contentType !== undefined) {
+    if (rateLimit === undefined) {
+      return {
+        "access-control-allow-origin": "*",
+        "cache-control": cacheControl,
+        "content-type": contentType,
+        "x-request-id": requestId,
+      };
+    }
     return {
       "access-control-allow-origin": "*",
       "cache-control": cacheControl,
       "content-type": contentType,
+      "ratelimit-limit": rateLimit["ratelimit-limit"],
+      "ratelimit-policy": rateLimit["ratelimit-policy"],
+      "ratelimit-remaining": rateLimit["ratelimit-remaining"],
+      "ratelimit-reset": rateLimit["ratelimit-reset"],
       "x-request-id": requestId,
     };
   }
@@ -37,8 +51,9 @@ export function answerHeaders(
   if (cacheControl !== undefined) headers["cache-control"] = cacheControl;
   if (contentType !== undefined) headers["content-type"] = contentType;
   if (requestId !== undefined) headers["x-request-id"] = requestId;
-  if (extra === undefined) return headers;
-  for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+  if (rateLimit !== undefined) Object.assign(headers, rateLimit);
+  if (extra === undefined && rateLimit === undefined) return headers;
+  if (extra !== undefined) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
   const sorted: Record<string, string> = {};
   for (const name of Object.keys(headers).sort()) sorted[name] = headers[name]!;
   return sorted;
@@ -58,8 +73,7 @@ export function appAnswer(
   extra?: Readonly<Record<string, string>>,
 ): Response {
   const shared = c.get("sharedCacheControl");
-  const rateLimit = c.get("rateLimit");
-  if (rateLimit !== undefined) extra = extra === undefined ? rateLimit : { ...rateLimit, ...extra };
   const cacheControl = shared === undefined ? undefined : cacheControlFor(shared, status);
-  return new Response(body, { status, headers: answerHeaders(cacheControl, c.get("requestId"), contentType, extra) });
+  const headers = answerHeaders(cacheControl, c.get("requestId"), contentType, extra, c.get("rateLimit"));
+  return new Response(body, { status, headers });
 }

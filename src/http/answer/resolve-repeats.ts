@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { LRUCache } from "lru-cache";
-import type { Logger } from "../../logger.js";
+import type { Logger, RequestLine } from "../../logger.js";
 import type { EndpointSelector } from "../../rpc/endpoints.js";
 import type { Outcome, Resolver } from "../../service/resolver.js";
 import type { FullDomain } from "../../sns/domain.js";
@@ -15,7 +15,7 @@ import type { Classified } from "./classify.js";
 import { okText } from "./envelope.js";
 import { renderFailure } from "./failure.js";
 import { answerHeaders } from "./headers.js";
-import { type AnswerSinks, recordAnswer } from "./finish.js";
+import { type AnswerSinks, lineMs, recordAnswer } from "./finish.js";
 import { routePatternOf } from "./request-log.js";
 
 /** What the resolve route learned of a request, for its repeats. */
@@ -119,11 +119,21 @@ export class ResolveRepeats {
     this.sinks.telemetry.httpRequestStarted();
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
-    const extra = limited === undefined ? rendered.extra : rendered.extra === undefined ? limited : { ...limited, ...rendered.extra };
-    const headers: Record<string, string | number> = answerHeaders(rendered.cacheControl, requestId, "application/json", extra);
+    const headers: Record<string, string | number> = answerHeaders(rendered.cacheControl, requestId, "application/json", rendered.extra, limited);
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
-    recordAnswer(this.sinks, { requestId, method: "GET", route: known.route, status: rendered.status, seconds, rpcGiven: false, failure: rendered.failure });
+    const line: RequestLine = {
+      reqId: requestId,
+      method: "GET",
+      route: known.route,
+      status: rendered.status,
+      ms: lineMs(seconds),
+      rpcCalls: 0,
+      rpcAccounts: 0,
+      rpcOverride: false,
+    };
+    if (rendered.failure !== undefined) line.error = rendered.failure.code;
+    recordAnswer(this.sinks, line, seconds);
     return { status: rendered.status, headers, body: rendered.body };
   }
 }

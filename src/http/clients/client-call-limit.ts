@@ -1,15 +1,9 @@
 import { LRUCache } from "lru-cache";
 import type { CostAllowance } from "../../rpc/request-budget.js";
+import type { RateLimitHeaders } from "../env.js";
 
 const WINDOW_MS = 60_000;
 
-/** What an answer tells its client of its window (names in lower case, as answers carry them). */
-export interface RateLimitHeaders extends Readonly<Record<string, string>> {
-  readonly "ratelimit-limit": string;
-  readonly "ratelimit-policy": string;
-  readonly "ratelimit-remaining": string;
-  readonly "ratelimit-reset": string;
-}
 /** Clients remembered at once; the least recently seen are forgotten (and start a fresh window). */
 const MAX_CLIENTS = 20_000;
 
