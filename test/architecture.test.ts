@@ -141,6 +141,12 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the `rpc` query parameter is read once, by the frame (src/http/frame/frame.ts), which hands it on", () => {
+    const reads = /\bquery\(\s*["']rpc["']\s*\)|searchParams\.get\(\s*["']rpc["']\s*\)/;
+    const offenders = ALL.filter((path) => !path.endsWith("src/http/frame/frame.ts") && reads.test(code(path))).map(rel);
+    expect(offenders).toEqual([]);
+  });
+
   it("only src/http/answer/ builds a Response or writes CORS (platform entries answer through its functions)", () => {
     // The tokenized index's Durable Object replies to the Worker over its own internal protocol
     // (src/platform/workers/index-object-protocol.ts): those replies never reach a client. The localnet is another server.

@@ -15,9 +15,8 @@ export interface CachePolicyOptions {
  * The one place that decides `Cache-Control`: the policy a success on a
  * route of `CacheClass` earns. Errors (cache-control.ts) and answers read
  * through an `rpc` override (someone else's view of the chain) are never
- * shared. The policy is decided before the route runs, for envelope answers
- * to carry it (envelope.ts); any other answer gets its header once the route
- * has answered (finish.ts).
+ * shared. The policy is decided before the route runs, so every answer
+ * carries it from the moment it is built (headers.ts).
  */
 export function cachePolicy(options: CachePolicyOptions): (cache: CacheClass) => string {
   const policies: Record<CacheClass, string> = {

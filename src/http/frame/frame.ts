@@ -86,7 +86,7 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  * 1. answer/request-id.ts: the request id (echoed in `X-Request-Id`, errors included);
  * 2. answer/preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once, with the path's methods;
  * 3. answer/cache-policy.ts: the Cache-Control a success earns, from the route's declaration;
- * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc-usage.ts;
+ * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc/request-view.ts;
  * 5. client-admission.ts: on routes that read the chain, what requests cost is counted per
  *    client (clients/), those naming an override apart from the others (one naming `RPC_URL`
  *    itself is counted as a request without `rpc`: it is one); an override's answer comes by its

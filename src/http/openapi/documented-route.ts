@@ -188,7 +188,7 @@ export function documentedGet<P extends Shape, Q extends Shape>(
   }
 }
 
-/** What a route declares about its answers, for the pipeline (answer/route-answers.ts). */
+/** What a route declares about its answers, for the pipeline (route-answers.ts). */
 const answers = ({ cache, wording, rpc }: { readonly cache: CacheClass; readonly wording?: RouteWording; readonly rpc: boolean }): RouteAnswers =>
   wording === undefined ? { cache, rpc } : { cache, wording, rpc };
 
