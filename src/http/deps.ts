@@ -12,7 +12,10 @@ import type { ClientCallLimit } from "./clients/client-call-limit.js";
 import type { DocsAssets } from "./docs-assets.js";
 import type { AppEnv } from "./env.js";
 
-/** Where the resolve route reports a request it validated, so that its repeats are answered before routing (answer/resolve-repeats.ts). */
+/**
+ * Where the resolve route reports a request it validated, so that its
+ * repeats are answered before routing (answer/resolve-repeats.ts).
+ */
 export interface ResolveRepeatsLearner {
   learn(c: Context<AppEnv>, domain: FullDomain): void;
 }

@@ -34,7 +34,13 @@ export function recordAnswer(sinks: AnswerSinks, line: RequestLine, seconds: num
  * (`recordAnswer`); `started` is `performance.now()` when the request
  * entered the frame.
  */
-export function finishAnswer(sinks: AnswerSinks, c: Context<AppEnv>, route: string, started: number, rpcGiven: boolean): Response {
+export function finishAnswer(
+  sinks: AnswerSinks,
+  c: Context<AppEnv>,
+  route: string,
+  started: number,
+  rpcGiven: boolean,
+): Response {
   const res = c.res;
   const seconds = (performance.now() - started) / 1000;
   const usage = c.get("rpcUsage");

@@ -2,5 +2,6 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { appAnswer } from "./headers.js";
 
-/** 301 to `location` (a path of this gateway), with no body; the common headers as for any answer (answer/headers.ts). */
-export const moved = (c: Context<AppEnv>, location: string): Response => appAnswer(c, 301, null, undefined, { location });
+/** 301 to `location` (a path of this gateway), with no body; the common headers as any answer (headers.ts). */
+export const moved = (c: Context<AppEnv>, location: string): Response =>
+  appAnswer(c, 301, null, undefined, { location });

@@ -12,7 +12,10 @@ const OUTSIDE_APP_HEADERS = answerHeaders(NO_STORE, undefined, "application/json
 const OUTSIDE_APP_CLOSING_HEADERS = answerHeaders(NO_STORE, undefined, "application/json", { connection: "close" });
 
 /** What Node's HTTP parser reports before any request exists, as the status and message it is answered with. */
-export function parserFailure(code: string | undefined): { readonly status: 400 | 408 | 431; readonly message: string } {
+export function parserFailure(code: string | undefined): {
+  readonly status: 400 | 408 | 431;
+  readonly message: string;
+} {
   if (code === "HPE_HEADER_OVERFLOW") return { status: 431, message: "Request headers too large" };
   if (code === "ERR_HTTP_REQUEST_TIMEOUT") return { status: 408, message: "Request timeout" };
   return { status: 400, message: "Bad request" };
@@ -23,10 +26,17 @@ export const ADAPTER_REFUSAL = { status: 400, message: "Bad request" } as const;
 
 /** The answer to a failure outside the app, as a `Response`; `close` asks the client to close the connection. */
 export function outsideAppAnswer(status: number, message: string, close = false): Response {
-  return new Response(errorText(message), { status, headers: { ...(close ? OUTSIDE_APP_CLOSING_HEADERS : OUTSIDE_APP_HEADERS) } });
+  return new Response(errorText(message), {
+    status,
+    headers: { ...(close ? OUTSIDE_APP_CLOSING_HEADERS : OUTSIDE_APP_HEADERS) },
+  });
 }
 
-const REASONS: Readonly<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+const REASONS: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large",
+};
 const UTF8 = new TextEncoder();
 
 /** The same answer as raw HTTP/1.1 bytes, for a socket the parser gave up on; the connection is closed after it. */

@@ -9,12 +9,23 @@ import { answerHeaders } from "./headers.js";
  * any origin and the request id come with the common set (headers.ts); no
  * `Cache-Control` (none is decided before a preflight).
  */
-export function preflightAnswer(requestId: string, requested: string | undefined, methods: readonly string[]): Response {
+export function preflightAnswer(
+  requestId: string,
+  requested: string | undefined,
+  methods: readonly string[],
+): Response {
   const own: Record<string, string> = {};
   if (methods.length > 0) own["access-control-allow-methods"] = methods.join(",");
   if (requested) {
-    own["access-control-allow-headers"] = requested.split(",").map((name) => name.trim()).join(",");
+    own["access-control-allow-headers"] = requested
+      .split(",")
+      .map((name) => name.trim())
+      .join(",");
     own.vary = "Access-Control-Request-Headers";
   }
-  return new Response(null, { status: 204, statusText: "No Content", headers: answerHeaders(undefined, requestId, undefined, own) });
+  return new Response(null, {
+    status: 204,
+    statusText: "No Content",
+    headers: answerHeaders(undefined, requestId, undefined, own),
+  });
 }

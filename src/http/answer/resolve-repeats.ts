@@ -119,7 +119,8 @@ export class ResolveRepeats {
     this.sinks.telemetry.httpRequestStarted();
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
-    const headers: Record<string, string | number> = answerHeaders(rendered.cacheControl, requestId, "application/json", rendered.extra, limited);
+    const { cacheControl, extra } = rendered;
+    const headers: Record<string, string | number> = answerHeaders(cacheControl, requestId, JSON_TYPE, extra, limited);
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
     const line: RequestLine = {
@@ -164,3 +165,4 @@ function matchedHandler(c: Context<AppEnv>): object {
 }
 
 const UTF8 = new TextEncoder();
+const JSON_TYPE = "application/json";

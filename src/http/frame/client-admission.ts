@@ -13,7 +13,8 @@ export function admitClient(c: Context<AppEnv>, limit: ClientCallLimit, client: 
   const window = limit.windowOf(client);
   const headers = limit.headersOf(window);
   c.set("rateLimit", headers);
-  if (headers["ratelimit-remaining"] === "0") return fail(c, 429, "Too many requests", { headers: { "retry-after": headers["ratelimit-reset"] } });
+  if (headers["ratelimit-remaining"] === "0")
+    return fail(c, 429, "Too many requests", { headers: { "retry-after": headers["ratelimit-reset"] } });
   c.set("costAllowance", window);
   return undefined;
 }

@@ -41,7 +41,7 @@ export interface RequestFrameOptions {
   readonly endpoints: EndpointSelector;
   /** Counts what requests on `RPC_URL` cost their client (clients/client-call-limit.ts); absent: unlimited. */
   readonly callLimit?: ClientCallLimit;
-  /** Counts what requests naming an `rpc` override cost their client (clients/client-call-limit.ts); absent: unlimited. */
+  /** Counts what requests naming an `rpc` override cost their client (clients/client-call-limit.ts); absent: none. */
   readonly overrideLimit?: ClientCallLimit;
   /** The client a request is counted for (clients/client-key.ts). */
   clientOf(c: Context<AppEnv>): string;
@@ -173,14 +173,21 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
             return finish(c, route, started, rpcGiven);
           }
           const answered = respond(c, answer, next, started, rpcGiven);
-          return answered instanceof Promise ? answered.then((res) => keptAtEdge(edge, c, res)) : keptAtEdge(edge, c, answered);
+          if (!(answered instanceof Promise)) return keptAtEdge(edge, c, answered);
+          return answered.then((res) => keptAtEdge(edge, c, res));
         });
       }
       return respond(c, answer, next, started, rpcGiven);
     };
 
     /** The route's answer: one at hand is finished at once, a promised one in the one step that settles it. */
-    function respond(c: Context<AppEnv>, answer: Answerer, next: Next, started: number, rpcGiven: boolean): Response | Promise<Response> {
+    function respond(
+      c: Context<AppEnv>,
+      answer: Answerer,
+      next: Next,
+      started: number,
+      rpcGiven: boolean,
+    ): Response | Promise<Response> {
       let answered: Response | void | Promise<Response | void>;
       try {
         answered = answer(c, next);

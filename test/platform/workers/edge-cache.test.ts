@@ -44,7 +44,8 @@ describe("the Workers edge cache", () => {
     let repeat: Response | undefined;
     for (let attempt = 0; attempt < 50 && repeat === undefined; attempt++) {
       const answer = await fetch(`${gateway.url}${path}`, { headers: { "x-request-id": `edge-${attempt}` } });
-      if (answer.headers.get("cf-cache-status") === "HIT" || answer.headers.get("x-request-id") === "edge-first") repeat = answer;
+      if (answer.headers.get("cf-cache-status") === "HIT" || answer.headers.get("x-request-id") === "edge-first")
+        repeat = answer;
       else {
         await answer.arrayBuffer();
         await new Promise((resolve) => setTimeout(resolve, 50));
