@@ -285,7 +285,7 @@ export function commonSettings(env: NodeJS.ProcessEnv = process.env): Values<typ
 
 /**
  * The bench's load comes from one address, which the gateway counts as one client: its per-client call
- * allowances (src/http/frame/client-call-limit.ts) would measure refusals, not answers. Off unless set.
+ * allowances (src/http/clients/client-call-limit.ts) would measure refusals, not answers. Off unless set.
  */
 export const ONE_CLIENT_UNLIMITED: Readonly<Record<string, string>> = { RPC_RATE_LIMIT: "0", RPC_OVERRIDE_RATE_LIMIT: "0" };
 

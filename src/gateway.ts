@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import type { GatewayConfig } from "./config.js";
 import { createApp } from "./http/app.js";
-import { type RouteAnswers, answersLookup } from "./http/answer/route-answers.js";
-import { ResolveShortcut } from "./http/answer/repeat-answer.js";
-import { ClientCallLimit } from "./http/frame/client-call-limit.js";
+import { ResolveRepeats } from "./http/answer/resolve-repeats.js";
+import { ClientCallLimit } from "./http/clients/client-call-limit.js";
+import type { EdgeCache } from "./http/answer/edge-cache.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
@@ -52,7 +52,7 @@ export interface Accelerators {
   readonly requestHeader?: (c: Context, name: string) => string | undefined;
   /**
    * The key by which a listener in front of the app recognises a repeat of
-   * this request (see ResolveShortcut), or undefined when it would not;
+   * this request (see ResolveRepeats), or undefined when it would not;
    * absent: no listener does.
    */
   readonly requestKey?: (c: Context) => string | undefined;
@@ -87,14 +87,18 @@ export interface Platform {
    * undefined: with per-request endpoints, `/domains` scans.
    */
   readonly remoteTokenizedIndex?: (c: Context) => MintIndex | undefined;
+  /**
+   * Where `resolve` answers are shared between the isolates of a location
+   * (Workers: the Cache API), used while RESOLVE_CACHE_TTL_MS is on
+   * (http/answer/edge-cache.ts); absent: none.
+   */
+  readonly edgeCache?: EdgeCache;
 }
 
 export interface Gateway {
   readonly app: ReturnType<typeof createApp>;
   /** Answers repeated `/resolve` requests from the resolve cache before the app (with a cache and `Platform.requestKey`). */
-  readonly resolveShortcut?: ResolveShortcut;
-  /** What the GET route answering a path declares about its answers (caching), for decisions made before the app. */
-  readonly answersFor: (path: string) => RouteAnswers;
+  readonly resolveRepeats?: ResolveRepeats;
   readonly logger: Logger;
   /** Releases RPC connections; call after the HTTP server has drained. */
   dispose(): Promise<void>;
@@ -245,9 +249,9 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
   // One count of RPC_URL calls per client, for the app and for repeats answered before it.
   const callLimit = config.rpcRateLimit > 0 ? new ClientCallLimit(config.rpcRateLimit) : undefined;
-  const resolveShortcut =
+  const resolveRepeats =
     shared && trusted && config.resolveCacheTtlMs > 0 && accelerators.requestKey
-      ? new ResolveShortcut({
+      ? new ResolveRepeats({
           resolver,
           endpoints: shared,
           logger: platform.logger,
@@ -288,12 +292,12 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     peerAddress: platform.peerAddress,
     requestHeader: accelerators.requestHeader ?? ((c, name) => c.req.header(name)),
     docsAssets: platform.docsAssets,
-    ...(resolveShortcut && { resolveShortcut }),
+    ...(resolveRepeats && { resolveRepeats }),
+    ...(platform.edgeCache && config.resolveCacheTtlMs > 0 && { edgeCache: platform.edgeCache }),
   });
   return {
     app,
-    ...(resolveShortcut && { resolveShortcut }),
-    answersFor: answersLookup(app.routes),
+    ...(resolveRepeats && { resolveRepeats }),
     logger: platform.logger,
     dispose: () => {
       index?.dispose();

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
-import { answersOf } from "../src/http/answer/route-answers.js";
+import { answersOf } from "../src/http/openapi/route-answers.js";
 import { createNodeGateway } from "../src/platform/node/gateway.js";
 import { KEY_MEMO_BYTES, RESOLUTION_MEMO_BYTES } from "../src/sns/derive.js";
 import { ON_CURVE_MEMO_BYTES, SIGNATURE_MEMO_BYTES } from "../src/sns/curve.js";
@@ -76,6 +76,89 @@ describe("architecture", () => {
     const offenders = gatewaySources.filter((path) => !under("http/routes")(path))
       .filter((path) => literal.test(code(path)))
       .map((path) => `${rel(path)}: ${literal.exec(code(path))![0]}`);
+    expect(offenders).toEqual([]);
+  });
+
+  // Inside src/http/, each part may import only the parts below it: the app; the routes and the frame (neither
+  // imports the other); the routes' dependencies (deps.ts, which names types of the answer pipeline); the answer
+  // pipeline; the route declarations and schemas (openapi/); then what they all share (the request's variables,
+  // the HTTP layer's errors, the client's identity and allowance, the packaged docs files). A part is a folder,
+  // or a file directly in src/http/.
+  const HTTP = join(SRC, "http");
+  const HTTP_PARTS_BELOW: Readonly<Record<string, readonly string[]>> = {
+    "app.ts": ["routes", "frame", "answer", "openapi", "deps.ts", "clients", "env.ts", "errors.ts", "docs-assets.ts"],
+    routes: ["answer", "openapi", "deps.ts", "clients", "env.ts", "errors.ts", "docs-assets.ts"],
+    frame: ["answer", "openapi", "clients", "env.ts", "errors.ts"],
+    answer: ["openapi", "clients", "env.ts", "errors.ts"],
+    openapi: ["env.ts", "errors.ts"],
+    "deps.ts": ["answer", "clients", "env.ts", "docs-assets.ts"],
+    clients: ["env.ts"],
+    "env.ts": [],
+    "errors.ts": [],
+    "docs-assets.ts": [],
+  };
+  const HTTP_SOURCES = ALL.filter(under("http"));
+  const httpPartOf = (path: string) => relative(HTTP, path).split("/")[0]!;
+  /** Every import between two files of src/http/ (`import type` included), as [importer, imported]. */
+  const httpImports = HTTP_SOURCES.flatMap((path) =>
+    relativeImports(path)
+      .map((target) => target.replace(/\.js$/, ".ts"))
+      .filter(under("http"))
+      .map((target) => [path, target] as const),
+  );
+
+  it("src/http/ reads one way: each part imports only the parts below it (type-only imports count)", () => {
+    expect(HTTP_SOURCES.map(httpPartOf).filter((part) => !(part in HTTP_PARTS_BELOW))).toEqual([]);
+    const offenders = httpImports
+      .filter(([from, to]) => httpPartOf(from) !== httpPartOf(to))
+      .filter(([from, to]) => !HTTP_PARTS_BELOW[httpPartOf(from)]?.includes(httpPartOf(to)))
+      .map(([from, to]) => `${rel(from)} → ${rel(to)}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("no circle among the files of src/http/ (type-only imports count)", () => {
+    const edges = new Map<string, string[]>();
+    for (const [from, to] of httpImports) edges.set(from, [...(edges.get(from) ?? []), to]);
+    const circles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (path: string, trail: string[]): void => {
+      if (state.get(path) === "done") return;
+      if (state.get(path) === "open") {
+        circles.push([...trail.slice(trail.indexOf(path)), path].map(rel).join(" → "));
+        return;
+      }
+      state.set(path, "open");
+      for (const next of edges.get(path) ?? []) visit(next, [...trail, path]);
+      state.set(path, "done");
+    };
+    for (const path of HTTP_SOURCES) visit(path, []);
+    expect(circles).toEqual([]);
+  });
+
+  it("src/http/answer/ imports nothing of src/http/frame/", () => {
+    const offenders = httpImports
+      .filter(([from, to]) => under("http/answer")(from) && under("http/frame")(to))
+      .map(([from, to]) => `${rel(from)} → ${rel(to)}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("the `rpc` query parameter is read once, by the frame (src/http/frame/frame.ts), which hands it on", () => {
+    const reads = /\bquery\(\s*["']rpc["']\s*\)|searchParams\.get\(\s*["']rpc["']\s*\)/;
+    const frame = join(SRC, "http/frame/frame.ts");
+    const offenders = ALL.filter((path) => path !== frame && reads.test(code(path))).map(rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it("only src/http/answer/ builds a Response or writes CORS (platform entries answer through its functions)", () => {
+    // The tokenized index's Durable Object replies to the Worker over its own internal protocol
+    // (src/platform/workers/index-object-protocol.ts): those replies never reach a client. The localnet is
+    // another server.
+    const indexObject = join(SRC, "platform/workers/tokenized-index-object.ts");
+    const internal = (path: string) => path === indexObject || under("localnet")(path);
+    const answers = /\bnew Response\s*\(|Access-Control-Allow-Origin/i;
+    const offenders = ALL.filter((path) => !under("http/answer")(path) && !internal(path))
+      .filter((path) => answers.test(code(path)))
+      .map(rel);
     expect(offenders).toEqual([]);
   });
 

@@ -27,6 +27,8 @@ export interface WorkerdOptions {
   readonly indexObject?: boolean;
   /** Keep Durable Object storage in this folder, so a restarted gateway finds it again. */
   readonly persistTo?: string;
+  /** Receives each line the Worker logs (its `console.log` lines); absent: they go to this process's output. */
+  readonly onLog?: (line: string) => void;
 }
 
 export interface WorkerdGateway {
@@ -54,6 +56,10 @@ export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}
       durableObjects: { [INDEX_OBJECT_BINDING]: { className: "TokenizedIndexObject", useSQLite: true } },
     }),
     ...(options.persistTo && { durableObjectsPersist: options.persistTo }),
+    ...(options.onLog && { handleStructuredLogs: ({ message }: { message: string }) => {
+        options.onLog!(message);
+      },
+    }),
   });
   const url = await miniflare.instance.ready;
   return {

@@ -1,14 +1,15 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, ErrorHandler, Hono } from "hono";
 import { cachePolicy } from "./answer/cache-policy.js";
-import type { AppDeps, AppEnv } from "./deps.js";
+import type { AppDeps } from "./deps.js";
+import type { AppEnv } from "./env.js";
 import { fail } from "./answer/envelope.js";
 import { answerFailure } from "./answer/failure.js";
 import { allowedMethodsOn } from "./answer/allowed-methods.js";
 import { methodNotAllowedAnswer, methodNotAllowedOn } from "./answer/method-not-allowed.js";
-import { UNMATCHED_ANSWERS, answersOf, declareAnswers } from "./answer/route-answers.js";
-import { ClientCallLimit } from "./frame/client-call-limit.js";
-import { clientOf } from "./frame/client-key.js";
+import { UNMATCHED_ANSWERS, answersOf, declareAnswers } from "./openapi/route-answers.js";
+import { ClientCallLimit } from "./clients/client-call-limit.js";
+import { clientOf } from "./clients/client-key.js";
 import { buildDocument } from "./openapi/document.js";
 import { type Answerer, type RequestFrame, requestFrame } from "./frame/frame.js";
 import { routePatternOf } from "./answer/request-log.js";
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     allowedMethods,
     clientOf: clientOf(deps),
     ...(deps.callLimit && { callLimit: deps.callLimit }),
+    ...(deps.edgeCache && { edgeCache: deps.edgeCache }),
     ...(deps.overrideRateLimit > 0 && { overrideLimit: new ClientCallLimit(deps.overrideRateLimit) }),
   });
 

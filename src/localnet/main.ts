@@ -4,7 +4,7 @@ import { LocalnetSettingError, localnetSettings } from "./settings.js";
 import { listenFailure } from "../listen-failure.js";
 
 // `npm run localnet [-- fixture.json]`: the embedded ledger alone, a Solana JSON-RPC server over a
-// fixture (fixtures/README.md). Its settings: settings.ts and the README's localnet table.
+// fixture (fixtures/README.md). Its settings: settings.ts and the localnet table of docs/operations.md.
 
 let settings;
 try {

@@ -49,7 +49,7 @@ const encodeFilter = (filter: AccountFilter) =>
 /**
  * One RPC endpoint with its own batching, coalescing and `.sol` cutoff
  * memory. Its reads take the budget of the request they are for (the last
- * argument; a request reaches them through its own view, http/frame/rpc-usage.ts):
+ * argument; a request reaches them through its own view, rpc/request-view.ts):
  * that request pays for the calls carrying them. Without one, the read is
  * the gateway's own (the cutoff slot, the tokenized-domain index).
  */
@@ -58,9 +58,9 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
   private readonly largestByMint = new Map<string, { readonly answer: Promise<readonly TokenAmountEntry[] | null>; join(budget?: RequestBudget): void }>();
-  /** Defined by a request's view of the endpoint (http/frame/rpc-usage.ts), not by the endpoint. */
+  /** Defined by a request's view of the endpoint (rpc/request-view.ts), not by the endpoint. */
   declare pace?: (items: number) => void | Promise<void>;
-  /** The budget a request's view pays from (http/frame/rpc-usage.ts); the endpoint itself has none. */
+  /** The budget a request's view pays from (rpc/request-view.ts); the endpoint itself has none. */
   declare budget?: RequestBudget;
 
   constructor(

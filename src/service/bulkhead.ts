@@ -97,7 +97,7 @@ interface ClientLoad {
  * 102,400 decoded records and their answers in memory together (docs/performance.md,
  * Memory). A waiting request holds only its parsed input.
  *
- * Fair shares, by client (the key the rate limits count by, http/frame/client-key.ts):
+ * Fair shares, by client (the key the rate limits count by, http/clients/client-key.ts):
  * while another client's work waits, no client holds more than a `SHARE` of
  * the places under way or of the line. Work waits in arrival order, except
  * that work of a client holding less than its share of the places is started

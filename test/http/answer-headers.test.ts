@@ -17,8 +17,8 @@ async function headLines(method: string, path: string, extra = ""): Promise<stri
   );
 }
 
-// The bytes Node's adapter writes: names, case and order (envelope answers carry a plain record,
-// src/http/answer/envelope.ts; the others a Headers copy: lower case, sorted, then what Node adds).
+// The bytes Node's adapter writes: names, case and order (every answer carries a plain record from
+// src/http/answer/headers.ts, lower case and sorted as a Headers copy lists them, then what Node adds).
 describeOnNode("answer headers on the wire", () => {
   it.each([
     ["a success", "GET", "/resolve/plain.sns", "", ["access-control-allow-origin: *", "cache-control: no-store", "content-type: application/json", "ratelimit-limit: 1000", "ratelimit-policy: 1000;w=60", "ratelimit-remaining: …", "ratelimit-reset: …", "x-request-id: …", "Content-Length: n", "Date: …", "Connection: close"]],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
-import { canonicalClientKey } from "../../src/http/frame/client-key.js";
+import { canonicalClientKey } from "../../src/http/clients/client-key.js";
 import { type Stack, startStack } from "../../testkit/stack.js";
 
 /** Spellings of one IPv4 address a proxy header (or a client writing it) may carry. */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { classify } from "../../src/http/answer/classify.js";
-import { envelopeHeaders, errorText, okBody, okText } from "../../src/http/answer/envelope.js";
+import { errorText, okBody, okText } from "../../src/http/answer/envelope.js";
+import { answerHeaders } from "../../src/http/answer/headers.js";
 import { OverloadedError, RpcFailure, type RpcFailureKind } from "../../src/rpc/errors.js";
 import { SnsError, type SnsErrorCode } from "../../src/sns/errors.js";
 
-// envelope.ts splices string results into the envelope's fixed text and
+// envelope.ts splices string results into the envelope's fixed text, and headers.ts
 // builds header records in the order a `Headers` copy lists them, instead of
 // JSON.stringify of an object and Hono's `Headers`. These are the same bytes:
 // checked over generated strings (every character class JSON escapes or
@@ -68,7 +69,7 @@ describe("envelope text and headers", () => {
   it("header records list their names as a Headers copy does, extra headers included", () => {
     const extras: (Record<string, string> | undefined)[] = [undefined, { "retry-after": "1" }, { "content-security-policy": "x", "ratelimit-limit": "5", allow: "GET" }];
     for (const extra of extras) {
-      const record = envelopeHeaders("no-store", "id-1", extra);
+      const record = answerHeaders("no-store", "id-1", "application/json", extra);
       expect(Object.keys(record)).toEqual([...new Headers(record).keys()]);
     }
   });

@@ -9,7 +9,7 @@ import { rawExchange } from "../../testkit/raw-http.js";
 import { type Answer, request, describeOnNode } from "../../testkit/stack.js";
 
 // With the resolve cache on, Node answers a repeated `/resolve` request from
-// the cache before the app (ResolveShortcut). Those answers must be the
+// the cache before the app (ResolveRepeats, src/http/answer/resolve-repeats.ts). Those answers must be the
 // app's, byte for byte, counted and logged the same: each case below
 // compares an answer given before the app with one the app gave for the same
 // cache entry (a query the app ignores sends a request past the shortcut).
@@ -46,7 +46,7 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     ["a .sol name", "/resolve/plain.sol", 200],
   ])("answers a repeat about %s as the app does", async (_, path, status) => {
     await get(path);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({ status });
+    expect(gateway.gateway.resolveRepeats?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({ status });
     localnet.resetStats();
     log.clear();
 
@@ -100,9 +100,9 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     expect(override.status).toBe(400);
     expect(override.headers.get("cache-control")).toBe("no-store");
     // Another spelling of a learned path is learned on its own, once the app has validated it.
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/PLAIN.sns"), undefined, () => "127.0.0.1")).toBeUndefined();
+    expect(gateway.gateway.resolveRepeats?.answer(keyOf("/resolve/PLAIN.sns"), undefined, () => "127.0.0.1")).toBeUndefined();
     expect((await get("/resolve/plain")).status).toBe(400);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/plain"), undefined, () => "127.0.0.1")).toBeUndefined();
+    expect(gateway.gateway.resolveRepeats?.answer(keyOf("/resolve/plain"), undefined, () => "127.0.0.1")).toBeUndefined();
   });
 
   it("leaves a request without Host to the adapter's envelope answer", async () => {
@@ -114,13 +114,13 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
 
   it("answers nothing for a name whose cache entry is gone", async () => {
     const path = "/resolve/v1-sol.sns";
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toBeUndefined();
+    expect(gateway.gateway.resolveRepeats?.answer(keyOf(path), undefined, () => "127.0.0.1")).toBeUndefined();
     localnet.setFault({ kind: "http-status", status: 503, times: 1 });
     expect((await get(path)).status).toBe(502);
     // Learned, but RPC faults are never cached: the app answers again, and resolves.
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toBeUndefined();
+    expect(gateway.gateway.resolveRepeats?.answer(keyOf(path), undefined, () => "127.0.0.1")).toBeUndefined();
     expect((await get(path)).status).toBe(200);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({ status: 200 });
+    expect(gateway.gateway.resolveRepeats?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({ status: 200 });
   });
 });
 
@@ -141,7 +141,7 @@ describeOnNode("repeated /resolve requests with the cache on and no RPC_URL", ()
       expect(answer.body).toEqual({ s: "error", result: "Internal error" });
     }
     await new Promise((resolve) => setImmediate(resolve));
-    expect(gateway.gateway.resolveShortcut).toBeUndefined();
+    expect(gateway.gateway.resolveRepeats).toBeUndefined();
     const lines = log.lines();
     expect(lines.filter((line) => line.msg === "request")).toHaveLength(3);
     expect(lines.filter((line) => line.msg === "request").map((line) => line.error)).toEqual(Array(3).fill("RpcNotConfiguredError"));
@@ -167,7 +167,7 @@ describeOnNode("repeats answered before the app, and RPC_RATE_LIMIT", () => {
   it("carry the client's RateLimit-* headers, and once its calls are spent the app answers its 429", async () => {
     expect((await get("/resolve/plain.sns")).status).toBe(200);
     const repeat = await get("/resolve/plain.sns");
-    expect(gateway.gateway.resolveShortcut?.answer(`${new URL(gateway.url).host} /resolve/plain.sns`, undefined, () => "127.0.0.1")).toBeDefined();
+    expect(gateway.gateway.resolveRepeats?.answer(`${new URL(gateway.url).host} /resolve/plain.sns`, undefined, () => "127.0.0.1")).toBeDefined();
     expect([repeat.status, repeat.headers.get("ratelimit-limit"), repeat.headers.get("ratelimit-remaining")]).toEqual([200, "3", "2"]);
     for (const name of ["bonfida", "v2-sol", "v1-sol"]) await get(`/resolve/${name}.sns`);
     const spent = await get("/resolve/plain.sns");

@@ -10,7 +10,7 @@ const METHOD_ORDER = ["GET", "HEAD", "POST", "OPTIONS"];
  * (Hono answers it through the GET handler), and OPTIONS on every known path
  * (CORS preflights, frame/frame.ts). Empty for a path no route serves. Both
  * the 405's `Allow` (method-not-allowed.ts) and a preflight's
- * `Access-Control-Allow-Methods` (frame/preflight.ts) list these.
+ * `Access-Control-Allow-Methods` (preflight.ts) list these.
  */
 export function allowedMethodsOn(routes: readonly RouterRoute[]): (path: string) => readonly string[] {
   let allowedByPath: TrieRouter<readonly string[]> | undefined;

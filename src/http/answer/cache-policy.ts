@@ -1,14 +1,5 @@
+import type { CacheClass } from "../openapi/route-answers.js";
 import { NO_STORE } from "./cache-control.js";
-
-/**
- * What a route's successes may be kept for by shared caches, declared with
- * the route (DocumentedRoute.cache):
- * - `chain`: answers that depend only on the chain, kept CACHE_TTL_SECONDS;
- * - `resolve`: `/resolve` answers, kept no longer than the gateway's own resolve cache;
- * - `reference`: the API reference, which changes only with the deployed version;
- * - `none`: never kept (liveness, metrics, answers that build transactions).
- */
-export type CacheClass = "chain" | "resolve" | "reference" | "none";
 
 /** The API reference: kept a few minutes, so a deploy shows soon. */
 const REFERENCE_POLICY = "public, max-age=300";
@@ -24,9 +15,8 @@ export interface CachePolicyOptions {
  * The one place that decides `Cache-Control`: the policy a success on a
  * route of `CacheClass` earns. Errors (cache-control.ts) and answers read
  * through an `rpc` override (someone else's view of the chain) are never
- * shared. The policy is decided before the route runs, for envelope answers
- * to carry it (envelope.ts); any other answer gets its header once the route
- * has answered (finish.ts).
+ * shared. The policy is decided before the route runs, so every answer
+ * carries it from the moment it is built (headers.ts).
  */
 export function cachePolicy(options: CachePolicyOptions): (cache: CacheClass) => string {
   const policies: Record<CacheClass, string> = {

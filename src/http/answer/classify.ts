@@ -2,6 +2,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { OverloadedError, RpcEndpointRefusedError, RpcFailure } from "../../rpc/errors.js";
 import { RpcBudgetError } from "../../rpc/request-budget.js";
 import { type SnsErrorCode, SnsError } from "../../sns/errors.js";
+import { BodyTooLargeError, ClientClosedError, InvalidInputError, UnreadBodyOverloadedError } from "../errors.js";
+import type { RouteWording } from "../openapi/route-answers.js";
 
 /** What a failure is answered with: the one place where a failure becomes a status, a message and a code. */
 export interface Classified {
@@ -20,43 +22,6 @@ export interface Classified {
   readonly retryAfterSeconds?: number;
   /** The connection is closed after the answer (`Connection: close`): a refused request body is left unread. */
   readonly closesConnection?: true;
-}
-
-/**
- * A route's own wording for a failure, where upstream names the missing
- * thing after the route (`/reverse-lookup` says `Account not found` where
- * the others say `Resource not found`). Declared with the route (see
- * DocumentedRoute.wording).
- */
-export type RouteWording = Readonly<Partial<Record<SnsErrorCode, string>>>;
-
-/** A parameter or body that fails its schema, or an `rpc` value too long to consider. */
-export class InvalidInputError extends Error {
-  override readonly name = "InvalidInputError";
-}
-
-/** A request body over the route's limit (413). */
-export class BodyTooLargeError extends Error {
-  override readonly name = "BodyTooLargeError";
-}
-
-/**
- * A request body that stopped arriving: its client closed the connection,
- * or the platform gave up waiting for it (Node's request timeout, answered
- * 408 by the listener). Not a failure of the gateway: answered (to nobody)
- * and counted as 499, nginx's "client closed request".
- */
-export class ClientClosedError extends Error {
-  override readonly name = "ClientClosedError";
-}
-
-/**
- * No room for a request whose body is not read (the bulk routes' line of
- * bodies being received is full, or a newer request took its place there):
- * 503 `Service overloaded`, and the connection is closed, the body left unread.
- */
-export class UnreadBodyOverloadedError extends Error {
-  override readonly name = "UnreadBodyOverloadedError";
 }
 
 /** Seconds an overloaded gateway asks clients to wait: answers in flight and queues drain within an RPC round trip or two. */

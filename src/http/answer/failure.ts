@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import type { Logger } from "../../logger.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { type Classified, classify } from "./classify.js";
 import { errorText, fail, failureHeaders } from "./envelope.js";
-import type { RouteAnswers } from "./route-answers.js";
+import type { RouteAnswers } from "../openapi/route-answers.js";
 
 /** A failure as every envelope answer renders it: its classification, body and extra headers. */
 export interface RenderedFailure {
@@ -12,7 +12,7 @@ export interface RenderedFailure {
   readonly headers: Readonly<Record<string, string>> | undefined;
 }
 
-/** Renders `error` on a route declaring `answers`: the app's error answers and repeat answers (repeat-answer.ts) alike. */
+/** Renders `error` on a route declaring `answers`: the app's error answers and repeat answers (resolve-repeats.ts) alike. */
 export function renderFailure(error: unknown, answers: RouteAnswers): RenderedFailure {
   const failure = classify(error, answers.wording);
   return { failure, body: errorText(failure.message), headers: failureHeaders(failure) };

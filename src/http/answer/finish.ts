@@ -1,11 +1,7 @@
 import type { Context } from "hono";
 import type { Logger, RequestLine } from "../../logger.js";
 import { type Telemetry, httpMethodLabel } from "../../telemetry.js";
-import type { AppEnv, BulkTally } from "../deps.js";
-import type { RpcUsage } from "../frame/rpc-usage.js";
-import { cacheControlFor } from "./cache-control.js";
-import type { Classified } from "./classify.js";
-import { hasAllHeaders } from "./envelope.js";
+import type { AppEnv } from "../env.js";
 
 /** Where answers are reported. */
 export interface AnswerSinks {
@@ -13,54 +9,30 @@ export interface AnswerSinks {
   readonly telemetry: Telemetry;
 }
 
+/** A request's duration as its log line writes it: milliseconds, to the hundredth. */
+export const lineMs = (seconds: number): number => Math.round(seconds * 100_000) / 100;
+
 /**
  * Counts an answered request and writes its one log line: every answer the
- * gateway gives, inside the app or before it (repeat-answer.ts), is
- * reported here. The line never holds the path's query string or the `rpc`
- * parameter: an override URL may carry an API key, so only whether one was
- * given (`rpcGiven`) is written.
+ * gateway gives, inside the app or before it (resolve-repeats.ts), is
+ * reported here, `line` (the record of the answer, built by the caller)
+ * and `seconds` from its arrival to its answer, for the metrics. The line
+ * never holds the path's query string or the `rpc` parameter: an override
+ * URL may carry an API key, so only whether one was given (`rpcOverride`).
+ * The caller builds the line itself: the one object a request's report costs.
  */
-export function recordAnswer(
-  sinks: AnswerSinks,
-  requestId: string,
-  method: string,
-  route: string,
-  status: number,
-  seconds: number,
-  usage: RpcUsage | undefined,
-  rpcGiven: boolean,
-  failure: Classified | undefined,
-  bulk?: BulkTally,
-): void {
-  sinks.telemetry.httpRequestFinished(route, httpMethodLabel(method), status, seconds);
-  const line: RequestLine = {
-    reqId: requestId,
-    method,
-    route,
-    status,
-    ms: Math.round(seconds * 100_000) / 100,
-    rpcCalls: usage?.calls ?? 0,
-    rpcAccounts: usage?.accounts ?? 0,
-    rpcOverride: rpcGiven,
-  };
-  if (failure !== undefined) line.error = failure.code;
-  if (bulk) {
-    line.names = bulk.names;
-    line.distinctNames = bulk.distinct;
-    line.items = bulk.items;
-    line.jsonRpcCalls = bulk.jsonRpcCalls;
-  }
+export function recordAnswer(sinks: AnswerSinks, line: RequestLine, seconds: number): void {
+  sinks.telemetry.httpRequestFinished(line.route, httpMethodLabel(line.method), line.status, seconds);
   const { logger } = sinks;
   if (logger.request) logger.request(line);
   else logger.info(line, "request");
 }
 
 /**
- * After a route (or the 404/405, or a preflight) has answered: the headers
- * its answer lacks when it was not built with all of them (envelope.ts),
- * then `recordAnswer`. The Cache-Control a success earns is the request's
- * `sharedCacheControl` (none for a preflight); `started` is
- * `performance.now()` when the request entered the frame.
+ * After a route (or the 404/405, or a preflight) has answered: its answer
+ * was built with every header (answer/headers.ts), so this only reports it
+ * (`recordAnswer`); `started` is `performance.now()` when the request
+ * entered the frame.
  */
 export function finishAnswer(
   sinks: AnswerSinks,
@@ -69,21 +41,28 @@ export function finishAnswer(
   started: number,
   rpcGiven: boolean,
 ): Response {
-  let res = c.res;
-  const { status } = res;
-  if (!hasAllHeaders(c)) {
-    const { headers } = res;
-    const shared = c.get("sharedCacheControl");
-    if (shared !== undefined) headers.set("Cache-Control", cacheControlFor(shared, status));
-    headers.set("Access-Control-Allow-Origin", "*");
-    headers.set("X-Request-Id", c.get("requestId"));
-    // Hono answers HEAD with `new Response(null, answer)`, which on Node (@hono/node-server's Response)
-    // copies the headers the answer was built with, not those set on it since: a HEAD answer is given
-    // here with every header GET's has, and no body.
-    if (c.req.method === "HEAD") res = c.res = new Response(null, { status, headers });
-  }
+  const res = c.res;
   const seconds = (performance.now() - started) / 1000;
+  const usage = c.get("rpcUsage");
+  const line: RequestLine = {
+    reqId: c.get("requestId"),
+    method: c.req.method,
+    route,
+    status: res.status,
+    ms: lineMs(seconds),
+    rpcCalls: usage?.calls ?? 0,
+    rpcAccounts: usage?.accounts ?? 0,
+    rpcOverride: rpcGiven,
+  };
   const failure = c.get("failure");
-  recordAnswer(sinks, c.get("requestId"), c.req.method, route, status, seconds, c.get("rpcUsage"), rpcGiven, failure, c.get("bulk"));
+  if (failure !== undefined) line.error = failure.code;
+  const bulk = c.get("bulk");
+  if (bulk) {
+    line.names = bulk.names;
+    line.distinctNames = bulk.distinct;
+    line.items = bulk.items;
+    line.jsonRpcCalls = bulk.jsonRpcCalls;
+  }
+  recordAnswer(sinks, line, seconds);
   return res;
 }

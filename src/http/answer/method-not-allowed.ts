@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { NO_STORE } from "./cache-control.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
+import { answerHeaders } from "./headers.js";
 
 const BODY = JSON.stringify({ s: "error", result: "Method not allowed" });
 
@@ -20,23 +21,13 @@ export function methodNotAllowedOn(allowedMethods: (path: string) => readonly st
 }
 
 /**
- * The 405, with every header in one record: those on Hono's context (the
- * override rate limit's), `Allow`, and the envelope's, in lower case and
- * sorted as a `Headers` copy lists them, then `content-length`. These are
- * the bytes it has always had on the wire (the answer Hono rebuilt from the
- * 404 it replaced, its length written last by the Node adapter).
+ * The 405: its `Allow` and the common set (answer/headers.ts), then
+ * `content-length`, which it has always carried in its record (these are
+ * the bytes it has always had on the wire).
  */
 export function methodNotAllowedAnswer(c: Context<AppEnv>, allow: string): Response {
-  c.header("Allow", allow);
-  const headers = c.body(null, 405, { "Content-Type": "application/json" }).headers;
-  headers.set("Access-Control-Allow-Origin", "*");
-  headers.set("Cache-Control", NO_STORE);
-  headers.set("X-Request-Id", c.get("requestId"));
-  const record: Record<string, string> = {};
-  for (const [name, value] of headers) record[name] = value;
+  const headers = answerHeaders(NO_STORE, c.get("requestId"), "application/json", { allow });
   // The body is ASCII: its length in characters is its length in bytes.
-  record["content-length"] = String(BODY.length);
-  const answer = new Response(BODY, { status: 405, headers: record });
-  c.set("envelopeAnswer", answer);
-  return answer;
+  headers["content-length"] = String(BODY.length);
+  return new Response(BODY, { status: 405, headers });
 }

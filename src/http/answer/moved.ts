@@ -1,9 +1,7 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
+import { appAnswer } from "./headers.js";
 
-/**
- * 301 to `location` (a path of this gateway), with no body. The frame adds
- * CORS, Cache-Control and the request id once the route has answered
- * (finish.ts), as for any answer outside the envelope.
- */
-export const moved = (c: Context<AppEnv>, location: string): Response => c.body(null, 301, { Location: location });
+/** 301 to `location` (a path of this gateway), with no body; the common headers as any answer (headers.ts). */
+export const moved = (c: Context<AppEnv>, location: string): Response =>
+  appAnswer(c, 301, null, undefined, { location });

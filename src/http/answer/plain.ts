@@ -1,11 +1,12 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import type { AnswerOptions } from "./envelope.js";
+import { appAnswer } from "./headers.js";
 
 /**
  * A success outside the envelope (the API reference, Prometheus text):
- * `body` as `contentType`, with headers of its own. The frame adds CORS,
- * Cache-Control and the request id once the route has answered (finish.ts).
+ * `body` as `contentType`, with headers of its own, and the common set
+ * (answer/headers.ts) like any answer.
  */
 export const plain = (c: Context<AppEnv>, body: string, contentType: string, options?: AnswerOptions): Response =>
-  c.body(body, 200, { "Content-Type": contentType, ...options?.headers });
+  appAnswer(c, 200, body, contentType, options?.headers);

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { UNMATCHED_ROUTE } from "../../telemetry.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 
 /**
  * The route pattern a request matched (`/resolve/:domain`), from Hono's

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import type { RpcEndpoint } from "../../rpc/endpoint.js";
 import type { EndpointSelector } from "../../rpc/endpoints.js";
-import type { AppEnv } from "../deps.js";
-import { InvalidInputError } from "../answer/classify.js";
+import type { AppEnv } from "../env.js";
+import { InvalidInputError } from "../errors.js";
 import { rpcQueryParam } from "../openapi/request-schemas.js";
 import { RequestBudget } from "../../rpc/request-budget.js";
-import { type YieldToLoop, requestView } from "./rpc-usage.js";
+import { type YieldToLoop, requestView } from "../../rpc/request-view.js";
 
 /**
  * The `rpc` query parameter (`raw`, as `c.req.query("rpc")` reads it): an

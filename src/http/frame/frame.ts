@@ -3,17 +3,19 @@ import type { Logger } from "../../logger.js";
 import type { EndpointSelector } from "../../rpc/endpoints.js";
 import type { Telemetry } from "../../telemetry.js";
 import { NO_STORE } from "../answer/cache-control.js";
-import type { CacheClass } from "../answer/cache-policy.js";
+import type { CacheClass } from "../openapi/route-answers.js";
 import { answerFailure } from "../answer/failure.js";
+import { type EdgeCache, edgeCached, keptAtEdge } from "../answer/edge-cache.js";
 import { type AnswerSinks, finishAnswer } from "../answer/finish.js";
-import type { RouteAnswers } from "../answer/route-answers.js";
-import type { AppEnv } from "../deps.js";
+import type { RouteAnswers } from "../openapi/route-answers.js";
+import type { AppEnv } from "../env.js";
 import { namesOverride, offerEndpoint } from "./endpoint.js";
-import { preflightAnswer } from "./preflight.js";
-import { requestIdFor } from "./request-id.js";
-import type { YieldToLoop } from "./rpc-usage.js";
+import { preflightAnswer } from "../answer/preflight.js";
+import { requestIdFor } from "../answer/request-id.js";
+import type { YieldToLoop } from "../../rpc/request-view.js";
 import { RpcBudgetError } from "../../rpc/request-budget.js";
-import type { ClientCallLimit } from "./client-call-limit.js";
+import type { ClientCallLimit } from "../clients/client-call-limit.js";
+import { admitClient } from "./client-admission.js";
 
 /** What answers a request inside the frame: a route's handler, or the app's 404/405. */
 export type Answerer = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>;
@@ -37,16 +39,18 @@ export interface RequestFrameOptions {
   /** The Cache-Control a success on a route of a cache class earns (answer/cache-policy.ts). */
   cachePolicyOf(cache: CacheClass): string;
   readonly endpoints: EndpointSelector;
-  /** Counts what requests on `RPC_URL` cost their client (client-call-limit.ts); absent: unlimited. */
+  /** Counts what requests on `RPC_URL` cost their client (clients/client-call-limit.ts); absent: unlimited. */
   readonly callLimit?: ClientCallLimit;
-  /** Counts what requests naming an `rpc` override cost their client (client-call-limit.ts); absent: unlimited. */
+  /** Counts what requests naming an `rpc` override cost their client (clients/client-call-limit.ts); absent: none. */
   readonly overrideLimit?: ClientCallLimit;
-  /** The client a request is counted for (client-key.ts). */
+  /** The client a request is counted for (clients/client-key.ts). */
   clientOf(c: Context<AppEnv>): string;
   /** Lets the event loop serve others between slices of a request's work over RPC-supplied lists. */
   readonly yieldToLoop: YieldToLoop;
   /** The methods the app takes on a path (answer/allowed-methods.ts), for a preflight to advertise. */
   allowedMethods(path: string): readonly string[];
+  /** Where `resolve` answers are shared by a platform (Workers: the Cache API; answer/edge-cache.ts); absent: none. */
+  readonly edgeCache?: EdgeCache;
 }
 
 /**
@@ -79,17 +83,20 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  * answered, around the one handler that answers it. Each step keeps its
  * rules in its own module; this only calls them, in this order:
  *
- * 1. request-id.ts: the request id (echoed in `X-Request-Id`, errors included);
- * 2. preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once, with the path's methods;
+ * 1. answer/request-id.ts: the request id (echoed in `X-Request-Id`, errors included);
+ * 2. answer/preflight.ts: a CORS preflight (any `OPTIONS`) is answered at once, with the path's methods;
  * 3. answer/cache-policy.ts: the Cache-Control a success earns, from the route's declaration;
- * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc-usage.ts;
- * 5. client-call-limit.ts: on routes that read the chain, what requests cost is counted per
- *    client (client-key.ts), those naming an override apart from the others (one naming `RPC_URL`
+ * 4. endpoint.ts: the endpoint routes ask for (`rpc` override or RPC_URL), counted by rpc/request-view.ts;
+ * 5. client-admission.ts: on routes that read the chain, what requests cost is counted per
+ *    client (clients/), those naming an override apart from the others (one naming `RPC_URL`
  *    itself is counted as a request without `rpc`: it is one); an override's answer comes by its
  *    budget's deadline (`withinDeadline`);
+ * 6. answer/edge-cache.ts: where a platform shares `resolve` answers (Workers), a GET without
+ *    an override is answered from there when it holds one, as this request's own answer;
  * then the handler, whose failures answer/failure.ts answers, and answer/finish.ts.
  *
- * The query is read once, for all of them. The app wraps every route handler
+ * The query is read once, for all of them, and for the route: whether the
+ * request names an override is the context's `viaOverride` (env.ts). The app wraps every route handler
  * (and its 404) in the frame rather than registering it as middleware: a
  * request matching a single handler skips Hono's compose, so an answer costs
  * no dispatch frame and no promise per step.
@@ -116,24 +123,28 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
 
   return (route, answers) => {
     const routePolicy = cachePolicyOf(answers.cache);
+    const edge = answers.cache === "resolve" ? options.edgeCache : undefined;
 
     return function requestFrame(c, answer, next) {
       const started = performance.now();
-      c.set("requestId", requestIdFor(requestHeader(c, "x-request-id")));
+      const requestId = requestIdFor(requestHeader(c, "x-request-id"));
+      c.set("requestId", requestId);
       telemetry.httpRequestStarted();
       const rpcParam = c.req.query("rpc");
       const rpcGiven = rpcParam !== undefined;
       if (c.req.method === "OPTIONS") {
-        c.res = preflightAnswer(c.req.header("Access-Control-Request-Headers"), allowedMethods(c.req.path));
+        c.res = preflightAnswer(requestId, c.req.header("Access-Control-Request-Headers"), allowedMethods(c.req.path));
         return finish(c, route, started, rpcGiven);
       }
       const overridden = namesOverride(rpcParam);
+      // Routes ask the context, never the query: absent on the common path, which then sets nothing.
+      if (overridden) c.set("viaOverride", true);
       c.set("sharedCacheControl", overridden ? NO_STORE : routePolicy);
       offerEndpoint(c, endpoints, rpcParam, yieldToLoop);
       if (answers.rpc) {
         const limit = overridden && !endpoints.namesConfigured(rpcParam!) ? overrideLimit : callLimit;
         // The limiter's 429 is the answer, the route never runs.
-        const refused = limit?.admit(c, clientOf(c));
+        const refused = limit && admitClient(c, limit, clientOf(c));
         if (refused) {
           settle(c, refused);
           return finish(c, route, started, rpcGiven);
@@ -154,7 +165,29 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
         };
         return answering();
       }
-      // The answer at hand is finished at once; a promised one in the one step that settles it.
+      // A `resolve` answer on Workers: from the edge cache when it holds one, else the route's, then kept there.
+      if (edge !== undefined && !overridden && c.req.method === "GET") {
+        return edgeCached(edge, c).then((hit) => {
+          if (hit) {
+            c.res = hit;
+            return finish(c, route, started, rpcGiven);
+          }
+          const answered = respond(c, answer, next, started, rpcGiven);
+          if (!(answered instanceof Promise)) return keptAtEdge(edge, c, answered);
+          return answered.then((res) => keptAtEdge(edge, c, res));
+        });
+      }
+      return respond(c, answer, next, started, rpcGiven);
+    };
+
+    /** The route's answer: one at hand is finished at once, a promised one in the one step that settles it. */
+    function respond(
+      c: Context<AppEnv>,
+      answer: Answerer,
+      next: Next,
+      started: number,
+      rpcGiven: boolean,
+    ): Response | Promise<Response> {
       let answered: Response | void | Promise<Response | void>;
       try {
         answered = answer(c, next);
@@ -176,6 +209,6 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
           return finish(c, route, started, rpcGiven);
         },
       );
-    };
+    }
   };
 }

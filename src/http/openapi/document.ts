@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 
 const DESCRIPTION = `HTTP gateway for Solana Name Service names, a drop-in replacement for the
 upstream \`sdk-proxy\`.

@@ -1,8 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppEnv } from "../deps.js";
-import { InvalidInputError, UnreadBodyOverloadedError } from "../answer/classify.js";
-import { declareAnswers } from "../answer/route-answers.js";
+import type { AppEnv } from "../env.js";
+import { InvalidInputError, UnreadBodyOverloadedError } from "../errors.js";
+import { declareAnswers } from "./route-answers.js";
 import { OverloadedError } from "../../rpc/errors.js";
 import { Bulkhead } from "../../service/bulkhead.js";
 import { ReceivingBodies } from "../../service/receiving-bodies.js";

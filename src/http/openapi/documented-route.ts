@@ -1,9 +1,7 @@
 import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { CacheClass } from "../answer/cache-policy.js";
-import type { RouteWording } from "../answer/classify.js";
-import { type RouteAnswers, declareAnswers } from "../answer/route-answers.js";
-import type { AppEnv } from "../deps.js";
+import { type CacheClass, type RouteAnswers, type RouteWording, declareAnswers } from "./route-answers.js";
+import type { AppEnv } from "../env.js";
 import { type PlainCheck, plainCheckOf, rejection, rpcQueryParam } from "./request-schemas.js";
 import { errorEnvelope, okEnvelope } from "./response-schemas.js";
 
@@ -190,7 +188,7 @@ export function documentedGet<P extends Shape, Q extends Shape>(
   }
 }
 
-/** What a route declares about its answers, for the pipeline (answer/route-answers.ts). */
+/** What a route declares about its answers, for the pipeline (route-answers.ts). */
 const answers = ({ cache, wording, rpc }: { readonly cache: CacheClass; readonly wording?: RouteWording; readonly rpc: boolean }): RouteAnswers =>
   wording === undefined ? { cache, rpc } : { cache, wording, rpc };
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../deps.js";
-import { BodyTooLargeError, ClientClosedError, InvalidInputError } from "../answer/classify.js";
+import type { AppEnv } from "../env.js";
+import { BodyTooLargeError, ClientClosedError, InvalidInputError } from "../errors.js";
 
 /**
  * Refuses at once, without reading a byte of it, a body whose declared

@@ -3,7 +3,7 @@ import type { Address } from "@solana/kit";
 import { tryDecodePublicKey } from "../../sns/bytes.js";
 import { type FullDomain, normalizeName, parseFullDomain, parseLabels } from "../../sns/domain.js";
 import { RecordTypeByName, type RecordType } from "../../sns/record-types.js";
-import { InvalidInputError } from "../answer/classify.js";
+import { InvalidInputError } from "../errors.js";
 
 /**
  * The schemas that validate path and query input, and that `/openapi.json`
@@ -168,7 +168,7 @@ export const rpcQueryParam = z
   .openapi({
     description:
       "Solana JSON-RPC endpoint for this request only, instead of the configured `RPC_URL`. " +
-      "By default an `https:` URL of a public host (see the README's Security section); " +
+      "By default an `https:` URL of a public host (see docs/security.md); " +
       "empty means not given. Checked after the path: a refused override is `400 Invalid input`.",
     example: "https://api.mainnet-beta.solana.com",
   });

@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppDeps } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { isDocsAssetName } from "../docs-assets.js";
 import { fail } from "../answer/envelope.js";
 import { moved } from "../answer/moved.js";

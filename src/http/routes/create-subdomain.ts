@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { draftCreateSubdomain } from "../../sns/queries/create-subdomain.js";
 import { transactionAnswer } from "../../sns/transaction/answer.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeyQueryParam, serializeQueryParam, tldLessName } from "../openapi/request-schemas.js";

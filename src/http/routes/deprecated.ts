@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { fail } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 

@@ -1,8 +1,8 @@
-import { clientOf } from "../frame/client-key.js";
+import { clientOf } from "../clients/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { listWalletDomains } from "../../sns/queries/wallet-domains.js";
-import type { AppDeps, AppEnv } from "../deps.js";
-import { namesOverride } from "../frame/endpoint.js";
+import type { AppDeps } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeyParam } from "../openapi/request-schemas.js";
@@ -39,7 +39,7 @@ export function domainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
     // With `rpc`, the override's server sizes the lists: such requests share a bulkhead.
     (c, { params }) => {
-      const viaOverride = namesOverride(c.req.query("rpc"));
+      const viaOverride = c.get("viaOverride") === true;
       const answer = async () => {
         const endpoint = c.get("rpc")();
         return ok(c, await listWalletDomains(endpoint, params.owner, deps.tokenizedSource(c, viaOverride)));

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppDeps } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { createSubdomainRoute } from "./create-subdomain.js";
 import { deprecatedRoutes } from "./deprecated.js";
 import { domainKeyRoute } from "./domain-key.js";

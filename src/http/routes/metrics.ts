@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { MetricsExporter } from "../../telemetry.js";
 import { plain } from "../answer/plain.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { plainGet } from "../openapi/documented-route.js";
 
 /**

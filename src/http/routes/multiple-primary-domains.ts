@@ -1,7 +1,8 @@
-import { clientOf } from "../frame/client-key.js";
+import { clientOf } from "../clients/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { findPrimaryDomains } from "../../sns/queries/primary-domains.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppDeps } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeysParam } from "../openapi/request-schemas.js";

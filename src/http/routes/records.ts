@@ -1,9 +1,10 @@
-import { clientOf } from "../frame/client-key.js";
+import { clientOf } from "../clients/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { deriveDomainKey, deriveRecordV2Key } from "../../sns/derive.js";
 import { readRecordV2, readRecordsV2 } from "../../sns/queries/records.js";
 import { RecordTypeByName } from "../../sns/record-types.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppDeps } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { domainNameParam, recordsQueryParam, recordTypeParam } from "../openapi/request-schemas.js";

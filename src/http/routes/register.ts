@@ -4,7 +4,7 @@ import type { RpcEndpoint } from "../../rpc/endpoint.js";
 import { USDC_MINT } from "../../sns/instructions/payment-mints.js";
 import { MAX_DOMAIN_SPACE, registerInstructions } from "../../sns/instructions/register-v2.js";
 import { transactionAnswer } from "../../sns/transaction/answer.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { pubkeyQueryParam, serializeQueryParam, spaceQueryParam, tldLessName } from "../openapi/request-schemas.js";

@@ -1,10 +1,11 @@
-import { clientOf } from "../frame/client-key.js";
+import { clientOf } from "../clients/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Address } from "@solana/kit";
 import type { FullDomain } from "../../sns/domain.js";
 import type { Settled } from "../../service/bulk-resolution.js";
-import type { AppDeps, AppEnv, BulkTally } from "../deps.js";
+import type { AppDeps } from "../deps.js";
+import type { AppEnv, BulkTally } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { classify } from "../answer/classify.js";
 import { documentedPost } from "../openapi/documented-post.js";

@@ -3,7 +3,8 @@ import type { Context } from "hono";
 import type { Address } from "@solana/kit";
 import type { RpcEndpoint } from "../../rpc/endpoint.js";
 import type { FullDomain } from "../../sns/domain.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppDeps } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { type ExampleRequest, documentedGet } from "../openapi/documented-route.js";
 import { fullDomainParam } from "../openapi/request-schemas.js";
@@ -104,7 +105,7 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     (resolve: (endpoint: RpcEndpoint, domain: FullDomain) => Address | Promise<Address>, repeatable: (domain: FullDomain) => boolean) =>
     (c: Context<AppEnv>, { params }: { params: { domain: FullDomain } }) => {
       const domain = params.domain;
-      if (repeatable(domain)) deps.resolveShortcut?.learn(c, domain);
+      if (repeatable(domain)) deps.resolveRepeats?.learn(c, domain);
       const endpoint = c.get("rpc")();
       const key = resolve(endpoint, domain);
       return typeof key === "string" ? answer(c, endpoint, domain, key) : key.then((resolved) => answer(c, endpoint, domain, resolved));

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { deriveReverseKeyOfName } from "../../sns/derive.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { domainNameParam } from "../openapi/request-schemas.js";

@@ -1,8 +1,8 @@
-import { clientOf } from "../frame/client-key.js";
+import { clientOf } from "../clients/client-key.js";
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { listSubdomains } from "../../sns/queries/subdomains.js";
-import type { AppDeps, AppEnv } from "../deps.js";
-import { namesOverride } from "../frame/endpoint.js";
+import type { AppDeps } from "../deps.js";
+import type { AppEnv } from "../env.js";
 import { ok } from "../answer/envelope.js";
 import { documentedGet } from "../openapi/documented-route.js";
 import { parentNameParam } from "../openapi/request-schemas.js";
@@ -36,7 +36,7 @@ export function subdomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
     // With `rpc`, the override's server sizes the lists: such requests share a bulkhead.
     (c, { params }) => {
       const answer = async () => ok(c, await listSubdomains(c.get("rpc")(), params.parent));
-      return namesOverride(c.req.query("rpc")) ? deps.bulkheads.overrideLists.run(1, answer, clientOf(deps)(c)) : answer();
+      return c.get("viaOverride") ? deps.bulkheads.overrideLists.run(1, answer, clientOf(deps)(c)) : answer();
     },
   );
   return routes;

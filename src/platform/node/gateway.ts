@@ -13,7 +13,7 @@ import { incomingHeader, nodeRequestHeader } from "./request-header.js";
 import { nodeContextRequestKey, nodeRequestKey } from "./request-key.js";
 import { nodeSettlePacing } from "./settle-pacing.js";
 import { createNodeTransports } from "../../rpc/transport/undici.js";
-import { clientKeyFrom } from "../../http/frame/client-key.js";
+import { clientKeyFrom } from "../../http/clients/client-key.js";
 
 /** After the current macrotask's I/O callbacks: reads requested by every request parsed in this turn leave together. */
 const deferToCheckPhase: Defer = (task) => {
@@ -56,17 +56,17 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, logger?: Logger, platform?: Partial<Platform>): Promise<RunningGateway> {
   const log = logger ?? pino({ level: config.logLevel });
   const gateway = createGateway(config, { ...nodePlatform(config, log), ...platform });
-  const shortcut = gateway.resolveShortcut;
+  const repeats = gateway.resolveRepeats;
   const drainable = createDrainableServer({
     fetch: gateway.app.fetch,
     logger: gateway.logger,
     headersTimeoutMs: config.headersTimeoutMs,
-    ...(shortcut && {
+    ...(repeats && {
       answerBeforeApp(request, response) {
         const key = nodeRequestKey(request);
         const client = () =>
           clientKeyFrom(config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined, () => request.socket.remoteAddress);
-        const answer = key === undefined ? undefined : shortcut.answer(key, incomingHeader(request, "x-request-id"), client);
+        const answer = key === undefined ? undefined : repeats.answer(key, incomingHeader(request, "x-request-id"), client);
         if (!answer) return false;
         response.writeHead(answer.status, answer.headers);
         response.end(answer.body);

@@ -4,7 +4,7 @@ import { incomingOf } from "./request-header.js";
 
 /**
  * The key by which a repeat of a request is recognised before the app
- * (ResolveShortcut): its Host and its raw request target, as Node parsed
+ * (ResolveRepeats): its Host and its raw request target, as Node parsed
  * them. Undefined for what the app must always see: another method than
  * GET, a query (an `rpc` override among others), no Host.
  */

@@ -1,7 +1,8 @@
 import type { ExecutionContext } from "hono";
-import { ConfigError, type GatewayConfig, loadConfig } from "../../config.js";
+import { ConfigError, loadConfig } from "../../config.js";
 import type { Gateway } from "../../gateway.js";
 import { type DocsAssets, docsAsset } from "../../http/docs-assets.js";
+import type { EdgeCache } from "../../http/answer/edge-cache.js";
 import { outsideAppAnswer } from "../../http/answer/outside-app.js";
 import { createFetchTransports } from "../../rpc/transport/fetch.js";
 import { type Bindings, INDEX_OBJECT_BINDING, settingsFrom } from "./bindings.js";
@@ -17,18 +18,13 @@ const BUNDLED_DOCS = {
 };
 const bundledDocsAssets: DocsAssets = async (name) => BUNDLED_DOCS[name];
 
-/** The part of the Workers runtime's Cache API this entry uses (no dependency on its type package). */
-interface EdgeCache {
-  match(request: Request): Promise<Response | undefined>;
-  put(request: Request, response: Response): Promise<void>;
-}
+/** The Workers runtime's Cache API (no dependency on its type package); the gateway uses its default cache. */
 declare const caches: { readonly default: EdgeCache };
 
 /** The Durable Object class that keeps the tokenized index (wrangler.toml binds it as TOKENIZED_INDEX_OBJECT). */
 export { TokenizedIndexObject } from "./tokenized-index-object.js";
 
 interface Built {
-  readonly config: GatewayConfig;
   readonly gateway: Gateway;
 }
 
@@ -65,13 +61,15 @@ async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
       peerAddress: (c) => c.req.header("cf-connecting-ip"),
       endpointsPerRequest: true,
       docsAssets: bundledDocsAssets,
+      // `resolve` answers are shared by the isolates of a location (http/answer/edge-cache.ts).
+      edgeCache: caches.default,
       // Bound: `/domains` on RPC_URL asks the index object; unbound, it scans.
       remoteTokenizedIndex: (c) => {
         const namespace = (c.env as Bindings | undefined)?.[INDEX_OBJECT_BINDING];
         return isObjectNamespace(namespace) ? indexClient(namespace) : undefined;
       },
     });
-    built = { config, gateway };
+    built = { gateway };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     built = error;
@@ -81,29 +79,10 @@ async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
 
 const misconfigured = (error: ConfigError) => outsideAppAnswer(500, error.message);
 
-/**
- * Answers of routes declaring the `resolve` cache class go through the Cache
- * API: shared by the isolates of a location, for RESOLVE_CACHE_TTL_MS.
- */
-function cacheable(request: Request, config: GatewayConfig, gateway: Gateway): boolean {
-  if (config.resolveCacheTtlMs <= 0 || request.method !== "GET") return false;
-  const url = new URL(request.url);
-  return gateway.answersFor(url.pathname).cache === "resolve" && !url.searchParams.get("rpc");
-}
-
 export default {
   async fetch(request: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
     const state = built ?? (await gatewayFor(bindings));
     if (state instanceof ConfigError) return misconfigured(state);
-    const { config, gateway } = state;
-    if (!cacheable(request, config, gateway)) return gateway.app.fetch(request, bindings, ctx);
-    const cache = caches.default;
-    const hit = await cache.match(request).catch(() => undefined);
-    if (hit) return hit;
-    const response = await gateway.app.fetch(request, bindings, ctx);
-    if (response.status === 200 && (response.headers.get("cache-control") ?? "").startsWith("public")) {
-      ctx.waitUntil(cache.put(request, response.clone()).catch(() => undefined));
-    }
-    return response;
+    return state.gateway.app.fetch(request, bindings, ctx);
   },
 };

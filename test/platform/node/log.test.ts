@@ -39,7 +39,7 @@ describe("createNodeLog: request lines", () => {
     expect(writtenBothWays("warn", LINES[0]!)).toEqual(["", ""]);
   });
 
-  // Over what the writer is given: ids as the frame admits them (printable ASCII, src/http/frame/request-id.ts),
+  // Over what the writer is given: ids as the frame admits them (printable ASCII, src/http/answer/request-id.ts),
   // method tokens, route patterns and failure codes (ASCII).
   it("writes pino's bytes for 300 generated lines", () => {
     let seed = 3;

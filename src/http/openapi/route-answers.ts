@@ -1,14 +1,30 @@
-import { TrieRouter } from "hono/router/trie-router";
-import type { RouterRoute } from "hono/types";
-import type { CacheClass } from "./cache-policy.js";
-import type { RouteWording } from "./classify.js";
+import type { SnsErrorCode } from "../../sns/errors.js";
+
+/**
+ * What a route's successes may be kept for by shared caches, declared with
+ * the route (DocumentedRoute.cache); answer/cache-policy.ts turns it into a
+ * `Cache-Control`:
+ * - `chain`: answers that depend only on the chain, kept CACHE_TTL_SECONDS;
+ * - `resolve`: `/resolve` answers, kept no longer than the gateway's own resolve cache;
+ * - `reference`: the API reference, which changes only with the deployed version;
+ * - `none`: never kept (liveness, metrics, answers that build transactions).
+ */
+export type CacheClass = "chain" | "resolve" | "reference" | "none";
+
+/**
+ * A route's own wording for a failure, where upstream names the missing
+ * thing after the route (`/reverse-lookup` says `Account not found` where
+ * the others say `Resource not found`). Declared with the route (see
+ * DocumentedRoute.wording).
+ */
+export type RouteWording = Readonly<Partial<Record<SnsErrorCode, string>>>;
 
 /**
  * What a route declares about its answers beyond its body: how long shared
  * caches may keep a success, and its own wording for failures. Every route
  * declares it where it declares its paths and validation
- * (src/http/openapi/documented-route.ts); the answer pipeline reads it for
- * the route Hono matched.
+ * (documented-route.ts); the answer pipeline (src/http/answer/) reads it
+ * for the route Hono matched.
  */
 export interface RouteAnswers {
   readonly cache: CacheClass;
@@ -34,25 +50,3 @@ export function declareAnswers<H extends object>(handler: H, answers: RouteAnswe
 
 /** What the route of `handler` declared; undefined for a handler registered without a declaration. */
 export const answersOf = (handler: object): RouteAnswers | undefined => declared.get(handler);
-
-/**
- * What the GET route answering `path` declared, looked up outside the app
- * (the Workers entry decides before the app whether the edge cache may hold
- * an answer); UNMATCHED_ANSWERS where no route answers. Built on first use,
- * from the app's routes once they are all mounted.
- */
-export function answersLookup(routes: readonly RouterRoute[]): (path: string) => RouteAnswers {
-  let router: TrieRouter<RouteAnswers> | undefined;
-  const build = (): TrieRouter<RouteAnswers> => {
-    const built = new TrieRouter<RouteAnswers>();
-    for (const route of routes) {
-      const answers = route.method === "GET" ? answersOf(route.handler) : undefined;
-      if (answers) built.add("GET", route.path, answers);
-    }
-    return built;
-  };
-  return (path) => {
-    router ??= build();
-    return router.match("GET", path)[0][0]?.[0] ?? UNMATCHED_ANSWERS;
-  };
-}

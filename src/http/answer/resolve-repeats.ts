@@ -1,22 +1,23 @@
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { LRUCache } from "lru-cache";
-import type { Logger } from "../../logger.js";
+import type { Logger, RequestLine } from "../../logger.js";
 import type { EndpointSelector } from "../../rpc/endpoints.js";
 import type { Outcome } from "../../service/answer-cache.js";
 import type { Resolver } from "../../service/resolver.js";
 import type { FullDomain } from "../../sns/domain.js";
 import { NO_TELEMETRY, type Telemetry } from "../../telemetry.js";
-import type { AppEnv } from "../deps.js";
-import { requestIdFor } from "../frame/request-id.js";
+import type { ClientCallLimit } from "../clients/client-call-limit.js";
+import type { AppEnv } from "../env.js";
+import { UNMATCHED_ANSWERS, type RouteAnswers, answersOf } from "../openapi/route-answers.js";
+import { requestIdFor } from "./request-id.js";
 import { cacheControlFor } from "./cache-control.js";
 import type { Classified } from "./classify.js";
-import { envelopeHeaders, okText } from "./envelope.js";
-import type { ClientCallLimit } from "../frame/client-call-limit.js";
+import { okText } from "./envelope.js";
 import { renderFailure } from "./failure.js";
-import { type AnswerSinks, recordAnswer } from "./finish.js";
+import { answerHeaders } from "./headers.js";
+import { type AnswerSinks, lineMs, recordAnswer } from "./finish.js";
 import { routePatternOf } from "./request-log.js";
-import { UNMATCHED_ANSWERS, type RouteAnswers, answersOf } from "./route-answers.js";
 
 /** What the resolve route learned of a request, for its repeats. */
 interface KnownRequest {
@@ -43,13 +44,13 @@ interface RenderedOutcome {
   readonly failure: Classified | undefined;
 }
 
-export interface ShortcutAnswer {
+export interface RepeatAnswer {
   readonly status: number;
   readonly headers: Record<string, string | number>;
   readonly body: string;
 }
 
-export interface ResolveShortcutOptions {
+export interface ResolveRepeatsOptions {
   readonly resolver: Resolver;
   readonly endpoints: EndpointSelector;
   readonly logger: Logger;
@@ -85,11 +86,11 @@ const KNOWN_BOUND: LRUCache.Options<string, KnownRequest, unknown> = {
  * for the same cache entry, and is counted and logged as the app counts
  * and logs it.
  */
-export class ResolveShortcut {
+export class ResolveRepeats {
   private readonly known = new LRUCache<string, KnownRequest>(KNOWN_BOUND);
   private readonly sinks: AnswerSinks;
 
-  constructor(private readonly options: ResolveShortcutOptions) {
+  constructor(private readonly options: ResolveRepeatsOptions) {
     this.sinks = { logger: options.logger, telemetry: options.telemetry ?? NO_TELEMETRY };
   }
 
@@ -107,7 +108,7 @@ export class ResolveShortcut {
    * `requestIdHeader`, the `X-Request-Id` the request carries), counted and
    * logged; undefined when the app must answer it.
    */
-  answer(key: string, requestIdHeader: string | undefined, client: () => string): ShortcutAnswer | undefined {
+  answer(key: string, requestIdHeader: string | undefined, client: () => string): RepeatAnswer | undefined {
     const started = performance.now();
     const known = this.known.get(key);
     if (!known) return undefined;
@@ -119,11 +120,22 @@ export class ResolveShortcut {
     this.sinks.telemetry.httpRequestStarted();
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
-    const extra = limited === undefined ? rendered.extra : rendered.extra === undefined ? limited : { ...limited, ...rendered.extra };
-    const headers: Record<string, string | number> = envelopeHeaders(rendered.cacheControl, requestId, extra);
+    const { cacheControl, extra } = rendered;
+    const headers: Record<string, string | number> = answerHeaders(cacheControl, requestId, JSON_TYPE, extra, limited);
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
-    recordAnswer(this.sinks, requestId, "GET", known.route, rendered.status, seconds, undefined, false, rendered.failure);
+    const line: RequestLine = {
+      reqId: requestId,
+      method: "GET",
+      route: known.route,
+      status: rendered.status,
+      ms: lineMs(seconds),
+      rpcCalls: 0,
+      rpcAccounts: 0,
+      rpcOverride: false,
+    };
+    if (rendered.failure !== undefined) line.error = rendered.failure.code;
+    recordAnswer(this.sinks, line, seconds);
     return { status: rendered.status, headers, body: rendered.body };
   }
 }
@@ -154,3 +166,4 @@ function matchedHandler(c: Context<AppEnv>): object {
 }
 
 const UTF8 = new TextEncoder();
+const JSON_TYPE = "application/json";

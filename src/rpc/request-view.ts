@@ -1,5 +1,5 @@
-import type { RpcEndpoint } from "../../rpc/endpoint.js";
-import type { RequestBudget } from "../../rpc/request-budget.js";
+import type { RpcEndpoint } from "./endpoint.js";
+import type { RequestBudget } from "./request-budget.js";
 
 /** What one request asked its RPC endpoint for (see docs/operations.md, "Request log"). */
 export interface RpcUsage {

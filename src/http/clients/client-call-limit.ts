@@ -1,23 +1,14 @@
-import type { Context } from "hono";
 import { LRUCache } from "lru-cache";
 import type { CostAllowance } from "../../rpc/request-budget.js";
-import type { AppEnv } from "../deps.js";
-import { addAnswerHeaders, fail } from "../answer/envelope.js";
+import type { RateLimitHeaders } from "../env.js";
 
 const WINDOW_MS = 60_000;
 
-/** What an answer tells its client of its window (names in lower case, as answers carry them). */
-interface RateLimitHeaders extends Readonly<Record<string, string>> {
-  readonly "ratelimit-limit": string;
-  readonly "ratelimit-policy": string;
-  readonly "ratelimit-remaining": string;
-  readonly "ratelimit-reset": string;
-}
 /** Clients remembered at once; the least recently seen are forgotten (and start a fresh window). */
 const MAX_CLIENTS = 20_000;
 
 /** One client's window: the JSON-RPC calls its requests caused since `started`. */
-class ClientWindow implements CostAllowance {
+export class ClientWindow implements CostAllowance {
   private started = Date.now();
   private spent = 0;
 
@@ -51,15 +42,16 @@ class ClientWindow implements CostAllowance {
 /**
  * What one client's requests may make this server send to one kind of
  * endpoint: `callsPerMinute` JSON-RPC calls per client (fixed one-minute
- * windows; the client as http/frame/client-key.ts works it out). Two are
+ * windows; the client as client-key.ts works it out). Two are
  * kept: one for `RPC_URL` (RPC_RATE_LIMIT: every request that reads the
  * chain, whose calls the operator pays for), one for `rpc` overrides
  * (RPC_OVERRIDE_RATE_LIMIT: calls sent to a third party). A request is let
  * in while its client has calls left; each call its budget pays for
  * (request-budget.ts) is taken from the client's window as it is sent, so
  * concurrent requests of one client share what is left, and a request that
- * runs out midway ends with 429 like one refused at the door. Called (by
- * frame.ts) only on routes that read the chain: the others are never counted.
+ * runs out midway ends with 429 like one refused at the door. Asked (by
+ * http/frame/client-admission.ts) only on routes that read the chain: the
+ * others are never counted.
  */
 export class ClientCallLimit {
   private readonly clients = new LRUCache<string, ClientWindow>({ max: MAX_CLIENTS });
@@ -72,23 +64,9 @@ export class ClientCallLimit {
   }
 
   /**
-   * Lets a request of `client` in, its window as the request's allowance
-   * (`costAllowance`) and its `RateLimit-*` headers on the answer, or
-   * answers 429 with `Retry-After` once the client has no calls left.
-   */
-  admit(c: Context<AppEnv>, client: string): Response | undefined {
-    const window = this.windowOf(client);
-    const headers = this.headersOf(window);
-    addAnswerHeaders(c, headers);
-    if (headers["ratelimit-remaining"] === "0") return fail(c, 429, "Too many requests", { headers: { "retry-after": headers["ratelimit-reset"] } });
-    c.set("costAllowance", window);
-    return undefined;
-  }
-
-  /**
    * The `RateLimit-*` headers of an answer given to `client` without
    * reading the chain (a repeat answered from the resolve cache before the
-   * app, http/answer/repeat-answer.ts), or undefined once it has no calls
+   * app, http/answer/resolve-repeats.ts), or undefined once it has no calls
    * left: the app then answers it, with its 429.
    */
   headersFor(client: string): RateLimitHeaders | undefined {
@@ -96,14 +74,15 @@ export class ClientCallLimit {
     return headers["ratelimit-remaining"] === "0" ? undefined : headers;
   }
 
-  private windowOf(client: string): ClientWindow {
+  /** The window of `client` (a fresh one for a client not seen, or forgotten). */
+  windowOf(client: string): ClientWindow {
     let window = this.clients.get(client);
     if (!window) this.clients.set(client, (window = new ClientWindow(this.callsPerMinute)));
     return window;
   }
 
   /** Remaining: the calls left when the request was let in (its own are taken as they are sent). */
-  private headersOf(window: ClientWindow): RateLimitHeaders {
+  headersOf(window: ClientWindow): RateLimitHeaders {
     const now = Date.now();
     return {
       "ratelimit-limit": this.limit,

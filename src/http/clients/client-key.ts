@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import ipaddr from "ipaddr.js";
-import type { AppEnv } from "../deps.js";
+import type { AppEnv } from "../env.js";
 
 /**
  * The bucket an address belongs to, or undefined when `text` is no address.
@@ -59,7 +59,7 @@ export function clientKeyOf(c: Context<AppEnv>, header: string | undefined, peer
 /**
  * The client of a request from the value of CLIENT_IP_HEADER (undefined
  * when unset or absent) and its socket's peer (see `clientKeyOf`), for
- * what answers before the app (http/answer/repeat-answer.ts) as for the app.
+ * what answers before the app (http/answer/resolve-repeats.ts) as for the app.
  */
 export function clientKeyFrom(headerValue: string | undefined, peerAddress: () => string | undefined): string {
   const key = headerValue === undefined ? undefined : canonicalClientKey(headerValue.slice(headerValue.lastIndexOf(",") + 1));

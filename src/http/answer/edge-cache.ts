@@ -1,0 +1,57 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env.js";
+import { answerHeaders } from "./headers.js";
+
+/** The part of the Workers runtime's Cache API the gateway uses (no dependency on its type package). */
+export interface EdgeCache {
+  match(request: Request): Promise<Response | undefined>;
+  put(request: Request, response: Response): Promise<void>;
+}
+
+/** Headers a kept answer holds that belong to the request it was first given to, or are written anew. */
+const WRITTEN_ANEW = new Set([
+  "access-control-allow-origin",
+  "cache-control",
+  "content-type",
+  "content-length",
+  "x-request-id",
+  "ratelimit-limit",
+  "ratelimit-policy",
+  "ratelimit-remaining",
+  "ratelimit-reset",
+]);
+
+/**
+ * The answer the edge cache keeps for this request (its URL), given as this
+ * request's own: the kept status, body, `Cache-Control` and `Content-Type`
+ * with this request's id and its client's `RateLimit-*` (answer/headers.ts),
+ * and what the runtime adds to a kept answer (`Age`, `CF-Cache-Status`).
+ * The frame (frame/frame.ts) reports it as any answer: log line, metrics.
+ * Undefined when the cache holds none, or cannot be read.
+ */
+export async function edgeCached(cache: EdgeCache, c: Context<AppEnv>): Promise<Response | undefined> {
+  const kept = await cache.match(c.req.raw).catch(() => undefined);
+  if (!kept) return undefined;
+  const own: Record<string, string> = {};
+  for (const [name, value] of kept.headers) if (!WRITTEN_ANEW.has(name)) own[name] = value;
+  const headers = answerHeaders(
+    kept.headers.get("cache-control") ?? undefined,
+    c.get("requestId"),
+    kept.headers.get("content-type") ?? undefined,
+    own,
+    c.get("rateLimit"),
+  );
+  return new Response(kept.body, { status: kept.status, headers });
+}
+
+/**
+ * Keeps `answer` in the edge cache, in the background, when shared caches
+ * may keep it (a success whose `Cache-Control` is public: never one read
+ * through an `rpc` override, never an error); returns it.
+ */
+export function keptAtEdge(cache: EdgeCache, c: Context<AppEnv>, answer: Response): Response {
+  if (answer.status === 200 && (answer.headers.get("cache-control") ?? "").startsWith("public")) {
+    c.executionCtx.waitUntil(cache.put(c.req.raw, answer.clone()).catch(() => undefined));
+  }
+  return answer;
+}

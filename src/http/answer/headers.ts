@@ -1,0 +1,79 @@
+import type { Context } from "hono";
+import type { AppEnv, RateLimitHeaders } from "../env.js";
+import { cacheControlFor } from "./cache-control.js";
+
+/**
+ * The one writer of an answer's headers. Every answer the gateway gives
+ * has its headers from here: envelope answers, plain ones, the 301, the 405,
+ * a preflight, the repeats answered before the app (resolve-repeats.ts), the
+ * edge cache's (edge-cache.ts) and the answers below the app (outside-app.ts).
+ * The common set is written here once: CORS for any origin, the
+ * `Cache-Control` (absent: none, as for a preflight), the `Content-Type`
+ * (absent: none, as for an answer without a body), the request id (absent
+ * below the app, where no request exists), the client's `RateLimit-*`
+ * where a call limit counts it; `extra` are the answer's own (a route's,
+ * `Retry-After`, `Allow`, …).
+ *
+ * One plain record, names in lower case and sorted, as a `Headers` copy
+ * lists them: on Node, @hono/node-server hands a record to `writeHead` as
+ * is, where a `Headers` object is validated, sorted and copied entry by
+ * entry; the bytes on the wire are the same either way.
+ */
+export function answerHeaders(
+  cacheControl: string | undefined,
+  requestId: string | undefined,
+  contentType: string | undefined,
+  extra?: Readonly<Record<string, string>>,
+  rateLimit?: RateLimitHeaders,
+): Record<string, string> {
+  // The common answers (an envelope with no headers of its own): already in order, one object.
+  if (extra === undefined && cacheControl !== undefined && requestId !== undefined && contentType !== undefined) {
+    if (rateLimit === undefined) {
+      return {
+        "access-control-allow-origin": "*",
+        "cache-control": cacheControl,
+        "content-type": contentType,
+        "x-request-id": requestId,
+      };
+    }
+    return {
+      "access-control-allow-origin": "*",
+      "cache-control": cacheControl,
+      "content-type": contentType,
+      "ratelimit-limit": rateLimit["ratelimit-limit"],
+      "ratelimit-policy": rateLimit["ratelimit-policy"],
+      "ratelimit-remaining": rateLimit["ratelimit-remaining"],
+      "ratelimit-reset": rateLimit["ratelimit-reset"],
+      "x-request-id": requestId,
+    };
+  }
+  const headers: Record<string, string> = { "access-control-allow-origin": "*" };
+  if (cacheControl !== undefined) headers["cache-control"] = cacheControl;
+  if (contentType !== undefined) headers["content-type"] = contentType;
+  if (requestId !== undefined) headers["x-request-id"] = requestId;
+  if (rateLimit !== undefined) Object.assign(headers, rateLimit);
+  if (extra === undefined && rateLimit === undefined) return headers;
+  if (extra !== undefined) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+  const sorted: Record<string, string> = {};
+  for (const name of Object.keys(headers).sort()) sorted[name] = headers[name]!;
+  return sorted;
+}
+
+/**
+ * An answer inside the app, with every header in place when it is built
+ * (the frame adds none after the route): the common set from what the frame
+ * decided for the request (its id, the `Cache-Control` a success earns,
+ * the client's `RateLimit-*`), then `extra`.
+ */
+export function appAnswer(
+  c: Context<AppEnv>,
+  status: number,
+  body: string | null,
+  contentType: string | undefined,
+  extra?: Readonly<Record<string, string>>,
+): Response {
+  const shared = c.get("sharedCacheControl");
+  const cacheControl = shared === undefined ? undefined : cacheControlFor(shared, status);
+  const headers = answerHeaders(cacheControl, c.get("requestId"), contentType, extra, c.get("rateLimit"));
+  return new Response(body, { status, headers });
+}
