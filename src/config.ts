@@ -21,7 +21,12 @@ const intFrom = (fallback: number, min: number, max: number) => {
   const error = `must be an integer in [${min}, ${max}]`;
   return z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    z.coerce.number({ error }).int({ error, abort: true }).min(min, { error, abort: true }).max(max, { error }).default(fallback),
+    z.coerce
+      .number({ error })
+      .int({ error, abort: true })
+      .min(min, { error, abort: true })
+      .max(max, { error })
+      .default(fallback),
   );
 };
 
@@ -53,7 +58,10 @@ const rpcUrls = z
       .map((url) => url.trim())
       .filter((url) => url !== "");
     if (urls.some((url) => !httpUrl.safeParse(url).success)) {
-      ctx.addIssue({ code: "custom", message: urls.length > 1 ? "must be http(s) URLs separated by commas" : "must be an http(s) URL" });
+      ctx.addIssue({
+        code: "custom",
+        message: urls.length > 1 ? "must be http(s) URLs separated by commas" : "must be an http(s) URL",
+      });
       return z.NEVER;
     }
     if (new Set(urls.map((url) => new URL(url).href)).size !== urls.length) {

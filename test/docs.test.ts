@@ -100,7 +100,10 @@ describe("README.md is a first page", () => {
         }
       }
     }
-    expect(docsPages.filter((page) => !reached.has(page)).map(rel), "docs pages no link from README.md leads to").toEqual([]);
+    expect(
+      docsPages.filter((page) => !reached.has(page)).map(rel),
+      "docs pages no link from README.md leads to",
+    ).toEqual([]);
   });
 });
 
@@ -134,7 +137,9 @@ describe.each(docsPages.map((path) => [rel(path), path] as const))("%s", (_name,
   it("opens with a table of contents listing each of its ## headings", () => {
     const sections = headingsOf(path).filter((heading) => heading.level === 2);
     expect(sections.length, "a page of one section needs no docs page of its own").toBeGreaterThan(1);
-    const unlisted = sections.filter((heading) => !preamble.includes(`](#${heading.slug})`)).map((heading) => heading.text);
+    const unlisted = sections
+      .filter((heading) => !preamble.includes(`](#${heading.slug})`))
+      .map((heading) => heading.text);
     expect(unlisted, "add `- [<heading>](#<anchor>)` above the first ## heading").toEqual([]);
   });
 });
@@ -145,7 +150,10 @@ describe("githubSlug", () => {
     ["Local ledger (`npm run localnet`)", "local-ledger-npm-run-localnet"],
     ["Where this gateway deliberately differs from upstream", "where-this-gateway-deliberately-differs-from-upstream"],
     ["Metrics and request log", "metrics-and-request-log"],
-    ["The one answer pipeline (`src/http/frame/`, `src/http/answer/`)", "the-one-answer-pipeline-srchttpframe-srchttpanswer"],
+    [
+      "The one answer pipeline (`src/http/frame/`, `src/http/answer/`)",
+      "the-one-answer-pipeline-srchttpframe-srchttpanswer",
+    ],
     ["Latency at 20 ms, c64: where the time goes", "latency-at-20-ms-c64-where-the-time-goes"],
   ])("%s → #%s", (heading, slug) => {
     expect(githubSlug(heading)).toBe(slug);

@@ -56,7 +56,8 @@ export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}
       durableObjects: { [INDEX_OBJECT_BINDING]: { className: "TokenizedIndexObject", useSQLite: true } },
     }),
     ...(options.persistTo && { durableObjectsPersist: options.persistTo }),
-    ...(options.onLog && { handleStructuredLogs: ({ message }: { message: string }) => {
+    ...(options.onLog && {
+      handleStructuredLogs: ({ message }: { message: string }) => {
         options.onLog!(message);
       },
     }),

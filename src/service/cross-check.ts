@@ -3,8 +3,7 @@ import { assertSameTarget } from "../sns/queries/resolve.js";
 
 /** One side of a cross-check: its key or whatever it failed with (an RPC fault too). */
 export type SideOutcome =
-  | { readonly ok: true; readonly key: Address }
-  | { readonly ok: false; readonly error: unknown };
+  { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: unknown };
 export type Side = SideOutcome | Promise<SideOutcome>;
 
 /** The side `resolve` gives: at once when it answers (or throws) at once, else when it settles; never rejects. */

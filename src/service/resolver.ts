@@ -186,10 +186,22 @@ export class Resolver implements BulkResolvable {
    * another request's budget running out, so there are no more of them
    * than requests sharing the name, and the joiner's own deadline ends them.
    */
-  private joined(shared: Promise<Address>, registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
+  private joined(
+    shared: Promise<Address>,
+    registry: Registry,
+    endpoint: RpcEndpoint,
+    name: string,
+    id: string,
+  ): Promise<Address> {
     return shared.catch((error: unknown) => {
       const own = endpoint.budget;
-      if (!(error instanceof RpcBudgetError) || own === undefined || own.exhausted !== undefined || error === own.exhausted) throw error;
+      if (
+        !(error instanceof RpcBudgetError) ||
+        own === undefined ||
+        own.exhausted !== undefined ||
+        error === own.exhausted
+      )
+        throw error;
       const again = this.inFlight.get(id);
       if (again && again !== shared) return this.joined(again, registry, endpoint, name, id);
       return this.start(registry, endpoint, name, id);

@@ -33,7 +33,8 @@ const PHASE_TIMEOUT_MS = 300_000;
 const envSeed = process.env.DIFF_SEED?.trim();
 const seeds = envSeed ? [Number(envSeed)] : [FIXED_SEED, freshSeed()];
 const perSeed = process.env.DIFF_COUNT ? Number(process.env.DIFF_COUNT) : envSeed ? 1000 : 500;
-for (const seed of seeds) if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`bad DIFF_SEED ${envSeed}`);
+for (const seed of seeds)
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`bad DIFF_SEED ${envSeed}`);
 
 /**
  * States per ledger. Program scans (every `/domains` and `/subdomains`, and
@@ -50,7 +51,9 @@ interface Case {
 const cases: Case[] = seeds
   .flatMap((seed) => generateWalletStates(createRng(seed), perSeed).map((state) => ({ seed, state })))
   .map((c, i) => ({ ...c, shard: Math.floor(i / STATES_PER_LEDGER) }));
-console.info(`differential wallet routes: seeds ${seeds.join(", ")} × ${perSeed} states (reproduce with DIFF_SEED=<seed>)`);
+console.info(
+  `differential wallet routes: seeds ${seeds.join(", ")} × ${perSeed} states (reproduce with DIFF_SEED=<seed>)`,
+);
 
 interface Outcome {
   readonly status: number;
@@ -134,7 +137,8 @@ describe(`wallet routes equal the SDK over ${cases.length} generated wallet stat
   it("covers every labelled case at least 10 times", () => {
     const tally: Tally = new Map();
     for (const { state } of cases) for (const label of state.labels) count(tally, label);
-    for (const label of WALLET_LABELS) expect(tally.get(label) ?? 0, `label ${label}`).toBeGreaterThanOrEqual(MIN_PER_LABEL);
+    for (const label of WALLET_LABELS)
+      expect(tally.get(label) ?? 0, `label ${label}`).toBeGreaterThanOrEqual(MIN_PER_LABEL);
     expect(cases.length).toBeGreaterThanOrEqual(1000);
   });
 
@@ -160,7 +164,9 @@ describe(`wallet routes equal the SDK over ${cases.length} generated wallet stat
           if (i === 0) {
             // Pure derivations, by the SDK in this thread: one name per state is plenty.
             jobs.push(compare(`/domain-key/${name}`, c, ok(sdk.getDomainKeySync(name).pubkey.toBase58())));
-            jobs.push(compare(`/reverse-key/${name}`, c, ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58())));
+            jobs.push(
+              compare(`/reverse-key/${name}`, c, ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58())),
+            );
           }
           const expected = upstream(c, { op: "reverseLookup", key }, "Account not found");
           jobs.push(
@@ -169,7 +175,9 @@ describe(`wallet routes equal the SDK over ${cases.length} generated wallet stat
           );
         }
         for (const parent of state.parents) {
-          jobs.push(compare(`/subdomains/${parent}`, c, upstream(c, { op: "subdomains", parentKey: deriveDomainKey(parent) })));
+          jobs.push(
+            compare(`/subdomains/${parent}`, c, upstream(c, { op: "subdomains", parentKey: deriveDomainKey(parent) })),
+          );
         }
         await Promise.all(jobs);
       });
@@ -185,7 +193,7 @@ describe(`wallet routes equal the SDK over ${cases.length} generated wallet stat
     async () => {
       const rng = createRng(seeds[0]! ^ 0x5eed);
       const batches: Case[][] = [];
-      for (let i = 0; i < cases.length; ) {
+      for (let i = 0; i < cases.length;) {
         const size = rng.int(1, 30);
         const batch = cases.slice(i, i + size).filter((c) => c.shard === cases[i]!.shard);
         batches.push(batch);
@@ -194,7 +202,10 @@ describe(`wallet routes equal the SDK over ${cases.length} generated wallet stat
       let nonNull = 0;
       await mapLimit(batches, CONCURRENCY, async (batch) => {
         const healthy = batch.filter((c) => !c.state.brokenPrimary);
-        const sdkBatch = healthy.length > 0 ? await upstream(batch[0]!, { op: "multipleFavorites", wallets: healthy.map((c) => c.state.wallet) }) : ok([]);
+        const sdkBatch =
+          healthy.length > 0
+            ? await upstream(batch[0]!, { op: "multipleFavorites", wallets: healthy.map((c) => c.state.wallet) })
+            : ok([]);
         const names = (sdkBatch.body as { result: (string | null)[] }).result;
         const byCase = new Map(healthy.map((c, i) => [c, names[i] ?? null]));
         const expected = batch.map((c) => byCase.get(c) ?? null);

@@ -29,7 +29,10 @@ describe("docs/configuration.md Variables table", () => {
 
   it("lists no variable src/config.ts does not read", () => {
     const unknown = rows.filter((name) => !CONFIG_VARIABLES.includes(name));
-    expect(unknown, "docs/configuration.md, section \"Variables\": remove these rows or read them in src/config.ts").toEqual([]);
+    expect(
+      unknown,
+      'docs/configuration.md, section "Variables": remove these rows or read them in src/config.ts',
+    ).toEqual([]);
   });
 
   it("lists each variable once", () => {

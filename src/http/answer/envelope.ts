@@ -32,8 +32,12 @@ export function ok(c: Context<AppEnv>, result: unknown, options?: AnswerOptions)
   return envelopeAnswer(c, 200, okBody(result), options?.headers);
 }
 
-export const fail = (c: Context<AppEnv>, status: ContentfulStatusCode, message: string, options?: AnswerOptions): Response =>
-  envelopeAnswer(c, status, errorText(message), options?.headers);
+export const fail = (
+  c: Context<AppEnv>,
+  status: ContentfulStatusCode,
+  message: string,
+  options?: AnswerOptions,
+): Response => envelopeAnswer(c, status, errorText(message), options?.headers);
 
 /** The body of a success. */
 export const okBody = (result: unknown): string =>
