@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { Agent, request } from "undici";
 import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
 import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
 import { QUEUE_FACTOR } from "../../src/service/bulkhead.js";
-import { type Stack, startStack } from "../../testkit/stack.js";
+import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 /**
  * The heavy routes' bulkheads over real HTTP: past the work under way and the work waiting, a request
@@ -26,7 +26,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe("bulkheads", () => {
+describeOnNode("bulkheads", () => {
   it("a burst past the work under way and waiting: 503 Service overloaded with Retry-After, the rest as alone", async () => {
     const alone = await stack.get(PATH);
     expect(alone.status).toBe(200);
@@ -59,7 +59,7 @@ describe("bulkheads", () => {
  * requests meanwhile are started ahead of the burst's surplus (service/bulkhead.ts), so they are
  * answered promptly, never refused. Each RPC round trip takes 50 ms, as a remote node's would.
  */
-describe("bulkheads: each client its fair share", () => {
+describeOnNode("bulkheads: each client its fair share", () => {
   const BURST = 1024;
   const HOG = "198.51.100.7";
   const OTHER = "203.0.113.9";

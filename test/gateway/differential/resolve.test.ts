@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Fault } from "../../src/localnet/index.js";
+import type { Fault } from "../../../src/localnet/index.js";
 import {
   ALLOWED_PDA_PROGRAM,
   BRANCH_LABELS,
@@ -12,11 +12,11 @@ import {
   createRng,
   freshSeed,
   generateStates,
-} from "../../testkit/chain-gen.js";
-import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../testkit/chain-gen/sdk-oracle.js";
-import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
-import { mapLimit } from "../../testkit/differential.js";
-import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../testkit/resolve-expectation.js";
+} from "../../../testkit/chain-gen.js";
+import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../../testkit/chain-gen/sdk-oracle.js";
+import { type Answer, type Stack, startStack } from "../../../testkit/stack.js";
+import { mapLimit } from "../../../testkit/differential.js";
+import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../../testkit/resolve-expectation.js";
 
 /*
  * Differential test: the official SDK (3.0.26 over web3.js at commitment

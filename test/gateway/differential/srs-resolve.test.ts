@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
-import { count, expectReached, mapLimit, type Tally, withContext } from "../../testkit/differential.js";
-import { createRng, freshSeed } from "../../testkit/rng.js";
-import { SRS_ALLOWED_PROGRAM, SRS_TOKEN_DEFECTS, type SrsState, generateSrsStates } from "../../testkit/srs-gen.js";
+import { Ledger, type Localnet, startLocalnet } from "../../../src/localnet/index.js";
+import { count, expectReached, mapLimit, type Tally, withContext } from "../../../testkit/differential.js";
+import { createRng, freshSeed } from "../../../testkit/rng.js";
+import { SRS_ALLOWED_PROGRAM, SRS_TOKEN_DEFECTS, type SrsState, generateSrsStates } from "../../../testkit/srs-gen.js";
 import {
   Connection,
   type ReferenceOutcome,
   type ReferencePolicy,
   referenceRegistryOwner,
   referenceResolveSrs,
-} from "../../testkit/srs-reference.js";
-import { type TestGateway, request, startTestGateway } from "../../testkit/stack.js";
+} from "../../../testkit/srs-reference.js";
+import { type TestGateway, request, startTestGateway } from "../../../testkit/stack.js";
 
 /*
  * Differential test of SRS-backed `.sol` resolution: the official SDK on npm
