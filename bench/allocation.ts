@@ -25,7 +25,12 @@ function areaOf(url: string): string {
   if (own) return own;
   if (url.startsWith("node:")) return "node core";
   const inModules = url.split("/node_modules/").at(-1)!;
-  return url.includes("/node_modules/") ? inModules.split("/").slice(0, inModules.startsWith("@") ? 2 : 1).join("/") : url;
+  return url.includes("/node_modules/")
+    ? inModules
+        .split("/")
+        .slice(0, inModules.startsWith("@") ? 2 : 1)
+        .join("/")
+    : url;
 }
 
 function tally(node: ProfileNode, byArea: Map<string, number>, bySite: Map<string, number>): void {
@@ -43,12 +48,24 @@ const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
 const localnet = await startLocalnet({ ledger });
 // The request log as `npm start` writes it (the template and the buffered destination), into /dev/null.
 // Gateway settings from the environment: RESOLVE_CACHE_TTL_MS=60000 makes every measured answer a cache hit.
-const config = loadConfig({ LOG_LEVEL: "info", ...gatewayOverrides(), PORT: "0", HOST: "127.0.0.1", RPC_URL: localnet.url });
+const config = loadConfig({
+  LOG_LEVEL: "info",
+  ...gatewayOverrides(),
+  PORT: "0",
+  HOST: "127.0.0.1",
+  RPC_URL: localnet.url,
+});
 const gateway = await startGateway(config, createNodeLog(config.logLevel, "/dev/null").logger);
 // The demo's names: owners, V1 and V2 records, a tokenized name, a missing one.
-const paths = ["bonfida.sns", "v2-sol.sns", "stale-v2.sns", "v1-sol.sns", "missing-name.sns", "bonfida.sol", "nft.sns"].map(
-  (name) => `/resolve/${name}`,
-);
+const paths = [
+  "bonfida.sns",
+  "v2-sol.sns",
+  "stale-v2.sns",
+  "v1-sol.sns",
+  "missing-name.sns",
+  "bonfida.sol",
+  "nft.sns",
+].map((name) => `/resolve/${name}`);
 const answers = await fetchAll(gateway.url, paths, 4);
 const expected = new Map(paths.map((path, i) => [path, answers[i]!]));
 const load = { url: gateway.url, connections: CONNECTIONS, sequence: paths, start: 0, expected, branchOf: new Map() };
@@ -75,7 +92,9 @@ const total = [...byArea.values()].reduce((a, b) => a + b, 0);
 console.log(`${result.responses} answers at c${CONNECTIONS} in ${DURATION_S} s, ${result.mismatches} mismatches`);
 console.log(`${perAnswer(total)} KB allocated per answer in all (gateway, localnet and load generator)`);
 console.log("\nKB per answer, by package or folder:");
-for (const [area, bytes] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${perAnswer(bytes)}  ${area}`);
+for (const [area, bytes] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 15))
+  console.log(`${perAnswer(bytes)}  ${area}`);
 console.log("\nKB per answer, by allocating function:");
-for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${perAnswer(bytes)}  ${site}`);
+for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25))
+  console.log(`${perAnswer(bytes)}  ${site}`);
 process.exit(0);

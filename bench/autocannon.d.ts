@@ -11,7 +11,12 @@ declare module "autocannon" {
     method?: string;
     path?: string;
     setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams | undefined;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, unknown>) => void;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, unknown>,
+    ) => void;
   }
 
   interface Options {

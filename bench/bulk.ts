@@ -36,9 +36,13 @@ interface Run {
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const p99 = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))]!;
+const p99 = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))]!;
 
-async function measure(localnet: Localnet, run: () => Promise<{ latenciesMs: number[]; answers: string[] }>): Promise<Run> {
+async function measure(
+  localnet: Localnet,
+  run: () => Promise<{ latenciesMs: number[]; answers: string[] }>,
+): Promise<Run> {
   localnet.resetStats();
   const started = performance.now();
   const { latenciesMs, answers } = await run();
@@ -49,22 +53,36 @@ async function measure(localnet: Localnet, run: () => Promise<{ latenciesMs: num
 
 async function main(): Promise<void> {
   const parts = generateWorkingSetParts(settings.seed, Math.ceil(settings.names * 1.05));
-  const names = parts.entries.filter((entry) => entry.sdk !== undefined).slice(0, settings.names).map((entry) => entry.name);
+  const names = parts.entries
+    .filter((entry) => entry.sdk !== undefined)
+    .slice(0, settings.names)
+    .map((entry) => entry.name);
   const localnet = await startLocalnet({ ledger: buildLedger(parts.states) });
   const gateway = await startChildGateway({ ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url });
   const agent = new Agent({ connections: settings.connections, keepAliveTimeout: 30_000 });
   const http = async (method: "GET" | "POST", path: string, body?: string) => {
-    const response = await request(gateway.url + path, { method, dispatcher: agent, ...(body !== undefined && { body }) });
+    const response = await request(gateway.url + path, {
+      method,
+      dispatcher: agent,
+      ...(body !== undefined && { body }),
+    });
     return { status: response.statusCode, body: (await response.body.json()) as { s: string; result: unknown } };
   };
 
   const variants: Record<Variant, () => Promise<{ latenciesMs: number[]; answers: string[] }>> = {
     "POST ×1": async () => {
       const started = performance.now();
-      const { status, body } = await http("POST", "/resolve", JSON.stringify({ domains: names.map((name) => `${name}.sns`) }));
+      const { status, body } = await http(
+        "POST",
+        "/resolve",
+        JSON.stringify({ domains: names.map((name) => `${name}.sns`) }),
+      );
       if (status !== 200) throw new Error(`POST /resolve: ${status}`);
       const items = body.result as { status: number; result: string }[];
-      return { latenciesMs: [performance.now() - started], answers: items.map((item) => `${item.status} ${item.result}`) };
+      return {
+        latenciesMs: [performance.now() - started],
+        answers: items.map((item) => `${item.status} ${item.result}`),
+      };
     },
     "GET c64": async () => {
       const latenciesMs: number[] = [];
@@ -93,17 +111,26 @@ async function main(): Promise<void> {
     },
   };
 
-  const report: Record<string, Record<Variant, { wallMs: number; httpRequests: number; calls: number; p99Ms: number }>> = {};
+  const report: Record<
+    string,
+    Record<Variant, { wallMs: number; httpRequests: number; calls: number; p99Ms: number }>
+  > = {};
   try {
     for (const latency of settings.latenciesMs) {
       localnet.setLatency(latency);
       const runs = new Map<Variant, Run[]>();
-      for (const [variant, run] of Object.entries(variants) as [Variant, () => Promise<{ latenciesMs: number[]; answers: string[] }>][]) {
+      for (const [variant, run] of Object.entries(variants) as [
+        Variant,
+        () => Promise<{ latenciesMs: number[]; answers: string[] }>,
+      ][]) {
         await run(); // warm-up
         runs.set(variant, []);
       }
       for (let round = 0; round < settings.rounds; round++) {
-        for (const [variant, run] of Object.entries(variants) as [Variant, () => Promise<{ latenciesMs: number[]; answers: string[] }>][]) {
+        for (const [variant, run] of Object.entries(variants) as [
+          Variant,
+          () => Promise<{ latenciesMs: number[]; answers: string[] }>,
+        ][]) {
           runs.get(variant)!.push(await measure(localnet, run));
         }
       }
@@ -129,16 +156,29 @@ async function main(): Promise<void> {
     await localnet.close();
   }
 
-  const rows = [["RPC latency", "variant", "wall ms", "×SDK (wall)", "RPC HTTP requests", "JSON-RPC calls", "p99 ms (per name)"]];
+  const rows = [
+    ["RPC latency", "variant", "wall ms", "×SDK (wall)", "RPC HTTP requests", "JSON-RPC calls", "p99 ms (per name)"],
+  ];
   for (const [latency, cells] of Object.entries(report)) {
     const sdkWall = cells["SDK c64"].wallMs;
     for (const [variant, cell] of Object.entries(cells)) {
-      rows.push([latency, variant, `${cell.wallMs}`, `×${(sdkWall / cell.wallMs).toFixed(1)}`, `${cell.httpRequests}`, `${cell.calls}`, `${cell.p99Ms}`]);
+      rows.push([
+        latency,
+        variant,
+        `${cell.wallMs}`,
+        `×${(sdkWall / cell.wallMs).toFixed(1)}`,
+        `${cell.httpRequests}`,
+        `${cell.calls}`,
+        `${cell.p99Ms}`,
+      ]);
     }
   }
   console.log(`bulk: ${names.length} names, seed ${settings.seed}, ${settings.rounds} rounds (medians)`);
   console.log(rows.map((row) => `| ${row.join(" | ")} |`).join("\n"));
-  writeFileSync(settings.out ?? "bench/results/bulk.json", `${JSON.stringify({ names: names.length, seed: settings.seed, report }, null, 2)}\n`);
+  writeFileSync(
+    settings.out ?? "bench/results/bulk.json",
+    `${JSON.stringify({ names: names.length, seed: settings.seed, report }, null, 2)}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

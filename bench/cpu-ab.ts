@@ -41,7 +41,9 @@ const seconds = knobs.durationS;
 const workloadKind = knobs.workload;
 const builds = process.argv.slice(2);
 if (builds.length === 0) {
-  console.error("usage: [BENCH_WORKLOAD=demo|bench] npm run bench -- ab <dir> [<dir> …]   (a dir may end in |<node flags>)");
+  console.error(
+    "usage: [BENCH_WORKLOAD=demo|bench] npm run bench -- ab <dir> [<dir> …]   (a dir may end in |<node flags>)",
+  );
   process.exit(2);
 }
 
@@ -63,7 +65,16 @@ interface Ledger {
 
 async function demoLedger(): Promise<Ledger> {
   const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
-  const names = ["bonfida.sns", "v2-sol.sns", "stale-v2.sns", "v1-sol.sns", "missing-name.sns", "plain.sol", "dex.bonfida.sns", "a.b.c.sns"];
+  const names = [
+    "bonfida.sns",
+    "v2-sol.sns",
+    "stale-v2.sns",
+    "v1-sol.sns",
+    "missing-name.sns",
+    "plain.sol",
+    "dex.bonfida.sns",
+    "a.b.c.sns",
+  ];
   const paths = names.map((name) => `/resolve/${name}`);
   return {
     rpcUrl: localnet.url,
@@ -155,7 +166,12 @@ async function measure(build: string, ledger: Ledger, offset: number): Promise<W
     const before = cpuUsOf(child.pid!);
     const result = await runLoad({ ...load, start: offset + 20_000, durationS: seconds });
     const used = cpuUsOf(child.pid!) - before;
-    return { usPerAnswer: used / Math.max(1, result.responses), rps: result.rps, answers: result.responses, mismatches: result.mismatches };
+    return {
+      usPerAnswer: used / Math.max(1, result.responses),
+      rps: result.rps,
+      answers: result.responses,
+      mismatches: result.mismatches,
+    };
   } finally {
     child.kill("SIGTERM");
     if (child.exitCode === null) await new Promise((exited) => child.once("exit", exited));
@@ -171,7 +187,9 @@ const spread = (values: readonly number[], digits: number): string => {
 const ledger = workloadKind === "bench" ? await benchLedger() : await demoLedger();
 console.log(
   `workload ${workloadKind} (${ledger.paths.length} paths), RPC latency ${latencyMs} ms, c${connections}; gateway settings: ` +
-    (Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(" ") || "defaults"),
+    (Object.entries(settings)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(" ") || "defaults"),
 );
 const results = new Map<string, Window[]>(builds.map((build) => [build, []]));
 for (let round = 1; round <= rounds; round++) {
@@ -189,9 +207,20 @@ for (let round = 1; round <= rounds; round++) {
 const first = results.get(builds[0]!)!;
 for (const [build, windows] of results) {
   console.log(
-    `${build}: CPU per answer median ${spread(windows.map((w) => w.usPerAnswer), 1)} µs; ` +
-      `req/s ${spread(windows.map((w) => w.rps), 0)}` +
-      (build === builds[0] ? "" : `; req/s ÷ ${builds[0]} per round ${spread(windows.map((w, i) => w.rps / first[i]!.rps), 2)}`),
+    `${build}: CPU per answer median ${spread(
+      windows.map((w) => w.usPerAnswer),
+      1,
+    )} µs; ` +
+      `req/s ${spread(
+        windows.map((w) => w.rps),
+        0,
+      )}` +
+      (build === builds[0]
+        ? ""
+        : `; req/s ÷ ${builds[0]} per round ${spread(
+            windows.map((w, i) => w.rps / first[i]!.rps),
+            2,
+          )}`),
   );
 }
 await ledger.close();

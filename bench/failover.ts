@@ -23,7 +23,11 @@ interface Variant {
 
 const variants: Variant[] = [
   { name: "one endpoint, healthy", endpoints: 1 },
-  { name: "two, first answers 503 to 10%", endpoints: 2, fault: { kind: "http-status", status: 503, probability: failureRate } },
+  {
+    name: "two, first answers 503 to 10%",
+    endpoints: 2,
+    fault: { kind: "http-status", status: 503, probability: failureRate },
+  },
   { name: "two, first never answers 10%", endpoints: 2, fault: { kind: "hang", probability: failureRate } },
   {
     name: `two, first never answers 10%, RPC_HEDGE_MS=${hedgeMs}`,

@@ -31,8 +31,14 @@ for (const [kind, path] of Object.entries(attacks) as [ListingKind, string][]) {
     const gateway = await startChildGateway(env, ...(entry ? [entry] : []));
     try {
       listing.resetStats();
-      const outcome = await attackWithProbes(gateway.url, `${path}?rpc=${encodeURIComponent(listing.urlFor(kind, size))}`);
-      const result = outcome.status === 200 ? `200 (${(outcome.body as { result: unknown[] }).result.length} items)` : `${outcome.status} ${JSON.stringify((outcome.body as { result?: unknown })?.result ?? outcome.body)}`;
+      const outcome = await attackWithProbes(
+        gateway.url,
+        `${path}?rpc=${encodeURIComponent(listing.urlFor(kind, size))}`,
+      );
+      const result =
+        outcome.status === 200
+          ? `200 (${(outcome.body as { result: unknown[] }).result.length} items)`
+          : `${outcome.status} ${JSON.stringify((outcome.body as { result?: unknown })?.result ?? outcome.body)}`;
       console.log(
         `| ${kind} | ${size} | ${result} | ${Math.round(outcome.ms)} | ${listing.stats.calls} | ${(listing.stats.bytesSent / MB).toFixed(1)} MB | ${Math.round(outcome.healthWorstMs)} | ${(gateway.peakRss() / MB).toFixed(1)} |`,
       );

@@ -30,13 +30,23 @@ function kinds(file: string): Map<string, { count: number; bytes: number }> {
     nodes: number[];
     strings: string[];
   };
-  const { node_fields: fields, node_types: [types] } = snapshot.snapshot.meta;
-  const [type, name, size] = ["type", "name", "self_size"].map((field) => fields.indexOf(field)) as [number, number, number];
+  const {
+    node_fields: fields,
+    node_types: [types],
+  } = snapshot.snapshot.meta;
+  const [type, name, size] = ["type", "name", "self_size"].map((field) => fields.indexOf(field)) as [
+    number,
+    number,
+    number,
+  ];
   const result = new Map<string, { count: number; bytes: number }>();
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
     const kind = types[snapshot.nodes[i + type]!]!;
     // String contents and array names say nothing about where they come from.
-    const label = kind.endsWith("string") || kind === "array" ? kind : `${kind} ${snapshot.strings[snapshot.nodes[i + name]!]!.slice(0, 60) || "(anonymous)"}`;
+    const label =
+      kind.endsWith("string") || kind === "array"
+        ? kind
+        : `${kind} ${snapshot.strings[snapshot.nodes[i + name]!]!.slice(0, 60) || "(anonymous)"}`;
     const entry = result.get(label) ?? { count: 0, bytes: 0 };
     entry.count++;
     entry.bytes += snapshot.nodes[i + size]!;
@@ -48,9 +58,19 @@ function kinds(file: string): Map<string, { count: number; bytes: number }> {
 async function main(): Promise<void> {
   buildChildren();
   const baseEnv = { PATH: process.env.PATH, NODE_ENV: "production" };
-  const localnet = await Child.start("localnet", childScript("children/localnet"), { env: { ...baseEnv, BENCH_NAMES: "1000" } });
+  const localnet = await Child.start("localnet", childScript("children/localnet"), {
+    env: { ...baseEnv, BENCH_NAMES: "1000" },
+  });
   const gateway = await Child.start("gateway", childScript("children/gateway"), {
-    env: { ...baseEnv, ...startEnvFor(NPM_START, process.env), RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "100" },
+    env: {
+      ...baseEnv,
+      ...startEnvFor(NPM_START, process.env),
+      RPC_URL: localnet.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      SHUTDOWN_GRACE_MS: "100",
+    },
     execArgv: nodeFlags,
   });
   const dir = mkdtempSync(join(tmpdir(), "inflight-heap-"));
@@ -64,7 +84,9 @@ async function main(): Promise<void> {
     const { port, hostname } = new URL(gateway.url);
     let answered = 0;
     for (let i = 0; i < requests; i++) {
-      const socket = connect(Number(port), hostname).on("data", () => answered++).on("error", () => {});
+      const socket = connect(Number(port), hostname)
+        .on("data", () => answered++)
+        .on("error", () => {});
       sockets.push(socket);
     }
     await sleep(1000);
@@ -82,10 +104,15 @@ async function main(): Promise<void> {
     });
     rows.sort((a, b) => b.bytes - a.bytes);
     const total = rows.reduce((sum, row) => sum + row.bytes, 0);
-    console.log(`gateway: node ${nodeFlags.join(" ")}; ${requests} requests in flight, each waiting on its first RPC read`);
-    console.log(`V8 heap per request in flight: ${Math.round(total)} bytes (self sizes of everything the snapshot reaches)\n`);
+    console.log(
+      `gateway: node ${nodeFlags.join(" ")}; ${requests} requests in flight, each waiting on its first RPC read`,
+    );
+    console.log(
+      `V8 heap per request in flight: ${Math.round(total)} bytes (self sizes of everything the snapshot reaches)\n`,
+    );
     console.log("| kind | objects per request | bytes per request |\n| --- | --- | --- |");
-    for (const row of rows.filter((row) => row.bytes >= 16)) console.log(`| ${row.kind} | ${row.count.toFixed(1)} | ${Math.round(row.bytes)} |`);
+    for (const row of rows.filter((row) => row.bytes >= 16))
+      console.log(`| ${row.kind} | ${row.count.toFixed(1)} | ${Math.round(row.bytes)} |`);
   } finally {
     for (const socket of sockets) socket.destroy();
     await localnet.call("latency", 0).catch(() => {});

@@ -13,7 +13,12 @@ export interface Usage {
   /** Peak resident set size over the process lifetime (getrusage ru_maxrss). */
   readonly maxRssBytes: number;
   /** V8 heap and off-heap memory at sampling time, in bytes: where the RSS goes. */
-  readonly heap: { readonly total: number; readonly used: number; readonly external: number; readonly arrayBuffers: number };
+  readonly heap: {
+    readonly total: number;
+    readonly used: number;
+    readonly external: number;
+    readonly arrayBuffers: number;
+  };
   /** Garbage collections so far: scavenges (young generation) and the rest (mark-compact, incremental), with their pause time. */
   readonly gc: { readonly minor: number; readonly minorMs: number; readonly major: number; readonly majorMs: number };
   /** Event-loop delay since the previous sample, in ms: how long ready work waited for the CPU. */
@@ -43,7 +48,10 @@ loop.enable();
 const gc = { minor: 0, minorMs: 0, major: 0, majorMs: 0 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    if (((entry as { detail?: unknown }).detail as { kind?: number } | undefined)?.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+    if (
+      ((entry as { detail?: unknown }).detail as { kind?: number } | undefined)?.kind ===
+      perfConstants.NODE_PERFORMANCE_GC_MINOR
+    ) {
       gc.minor++;
       gc.minorMs += entry.duration;
     } else {

@@ -19,7 +19,10 @@ function help(): string {
   }
   lines.push("", "  every section that drives HTTP load:");
   for (const knob of Object.values(COMMON_KNOBS)) lines.push(row(knob));
-  lines.push("", "  Gateway settings (the variables of src/config.ts, e.g. NFT_HOLDER_TTL_MS) are passed to the gateways started.");
+  lines.push(
+    "",
+    "  Gateway settings (the variables of src/config.ts, e.g. NFT_HOLDER_TTL_MS) are passed to the gateways started.",
+  );
   return lines.join("\n");
 }
 
@@ -38,7 +41,13 @@ const spec = SECTIONS[section];
 const args = first === undefined ? ["--with-routes"] : rest;
 const child = spawn(
   process.execPath,
-  [...("nodeFlags" in spec ? spec.nodeFlags : []), "--import", "tsx", fileURLToPath(new URL(spec.script, import.meta.url)), ...args],
+  [
+    ...("nodeFlags" in spec ? spec.nodeFlags : []),
+    "--import",
+    "tsx",
+    fileURLToPath(new URL(spec.script, import.meta.url)),
+    ...args,
+  ],
   { stdio: "inherit" },
 );
 // Ctrl-C reaches the child too (same process group): wait for it to stop its own children.

@@ -15,7 +15,9 @@ export interface MemorySample {
   readonly v8Resident: number;
   readonly v8Used: number;
   /** Per heap space (new_space, old_space, code_space, large_object_space, …): committed, resident and used. */
-  readonly spaces: Readonly<Record<string, { readonly committed: number; readonly resident: number; readonly used: number }>>;
+  readonly spaces: Readonly<
+    Record<string, { readonly committed: number; readonly resident: number; readonly used: number }>
+  >;
   /** Memory V8 itself allocated with malloc (not ArrayBuffers). */
   readonly v8Malloced: number;
   readonly external: number;
@@ -45,7 +47,13 @@ function mappings(): Mapping[] {
   for (const line of readFileSync("/proc/self/smaps", "utf8").split("\n")) {
     const header = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (header) {
-      list.push({ start: parseInt(header[1]!, 16), end: parseInt(header[2]!, 16), perms: header[3]!, path: header[4]!, rss: 0 });
+      list.push({
+        start: parseInt(header[1]!, 16),
+        end: parseInt(header[2]!, 16),
+        perms: header[3]!,
+        path: header[4]!,
+        rss: 0,
+      });
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
@@ -83,7 +91,11 @@ export function sampleMemory(): MemorySample {
   const heap = getHeapStatistics();
   const spaces: Record<string, { committed: number; resident: number; used: number }> = {};
   for (const space of getHeapSpaceStatistics()) {
-    spaces[space.space_name] = { committed: space.space_size, resident: space.physical_space_size, used: space.space_used_size };
+    spaces[space.space_name] = {
+      committed: space.space_size,
+      resident: space.physical_space_size,
+      used: space.space_used_size,
+    };
   }
   const usage = process.memoryUsage();
   const list = mappings();

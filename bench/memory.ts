@@ -32,23 +32,61 @@ interface Row {
   readonly rps?: number;
   readonly cpuUsPerAnswer?: number;
   /** Per 1,000 answers: scavenges, their pause ms, other collections, their pause ms. */
-  readonly gcPer1k?: { readonly minor: number; readonly minorMs: number; readonly major: number; readonly majorMs: number };
+  readonly gcPer1k?: {
+    readonly minor: number;
+    readonly minorMs: number;
+    readonly major: number;
+    readonly majorMs: number;
+  };
 }
 
 function printRows(rows: readonly Row[]): void {
   const header = [
-    "phase", "req/s", "CPU µs/ans", "GC ms (count) per 1k: scavenge / other", "RSS", "peak", "anon", "file", "V8 resident", "new space", "old space",
-    "code", "large obj", "V8 used", "arrayBuffers", "arenas", "brk heap", "anon − V8", "threads",
+    "phase",
+    "req/s",
+    "CPU µs/ans",
+    "GC ms (count) per 1k: scavenge / other",
+    "RSS",
+    "peak",
+    "anon",
+    "file",
+    "V8 resident",
+    "new space",
+    "old space",
+    "code",
+    "large obj",
+    "V8 used",
+    "arrayBuffers",
+    "arenas",
+    "brk heap",
+    "anon − V8",
+    "threads",
   ];
   console.log(`| ${header.join(" | ")} |\n|${header.map(() => " --- |").join("")}`);
   for (const { phase, sample: s, rps, cpuUsPerAnswer, gcPer1k } of rows) {
     const space = (name: string) => mb(s.spaces[name]?.resident ?? 0);
     const cells = [
-      phase, rps === undefined ? "" : Math.round(rps).toString(), cpuUsPerAnswer === undefined ? "" : Math.round(cpuUsPerAnswer).toString(),
-      gcPer1k ? `${gcPer1k.minorMs.toFixed(1)} (${gcPer1k.minor.toFixed(1)}) / ${gcPer1k.majorMs.toFixed(1)} (${gcPer1k.major.toFixed(1)})` : "",
-      mb(s.rss), mb(s.peakRss), mb(s.rssAnon), mb(s.rssFile), mb(s.v8Resident), space("new_space"), space("old_space"),
-      space("code_space"), space("large_object_space"), mb(s.v8Used), mb(s.arrayBuffers), mb(s.threadArenas), mb(s.brkHeap),
-      mb(s.rssAnon - s.v8Resident), String(s.threads),
+      phase,
+      rps === undefined ? "" : Math.round(rps).toString(),
+      cpuUsPerAnswer === undefined ? "" : Math.round(cpuUsPerAnswer).toString(),
+      gcPer1k
+        ? `${gcPer1k.minorMs.toFixed(1)} (${gcPer1k.minor.toFixed(1)}) / ${gcPer1k.majorMs.toFixed(1)} (${gcPer1k.major.toFixed(1)})`
+        : "",
+      mb(s.rss),
+      mb(s.peakRss),
+      mb(s.rssAnon),
+      mb(s.rssFile),
+      mb(s.v8Resident),
+      space("new_space"),
+      space("old_space"),
+      space("code_space"),
+      space("large_object_space"),
+      mb(s.v8Used),
+      mb(s.arrayBuffers),
+      mb(s.threadArenas),
+      mb(s.brkHeap),
+      mb(s.rssAnon - s.v8Resident),
+      String(s.threads),
     ];
     console.log(`| ${cells.join(" | ")} |`);
   }
@@ -58,12 +96,24 @@ async function main(): Promise<void> {
   const build = buildChildren();
   if (build.diagnostics) console.log(`tsc: ${build.diagnostics.split("\n").slice(0, 5).join("\n")}`);
   const baseEnv = { PATH: process.env.PATH, NODE_ENV: "production" };
-  const localnet = await Child.start("localnet", childScript("children/localnet"), { env: { ...baseEnv, BENCH_NAMES: String(knobs.names) } });
+  const localnet = await Child.start("localnet", childScript("children/localnet"), {
+    env: { ...baseEnv, BENCH_NAMES: String(knobs.names) },
+  });
   const gateway = await Child.start("gateway", childScript("children/gateway"), {
-    env: { ...baseEnv, ...startEnv, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "1000" },
+    env: {
+      ...baseEnv,
+      ...startEnv,
+      RPC_URL: localnet.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      SHUTDOWN_GRACE_MS: "1000",
+    },
     execArgv: nodeFlags,
   });
-  console.log(`gateway: node ${nodeFlags.join(" ")}${Object.keys(startEnv).length ? `, ${JSON.stringify(startEnv)}` : ""}`);
+  console.log(
+    `gateway: node ${nodeFlags.join(" ")}${Object.keys(startEnv).length ? `, ${JSON.stringify(startEnv)}` : ""}`,
+  );
   const rows: Row[] = [];
   const sample = (phase: string, extra: Partial<Row> = {}) =>
     gateway.call<MemorySample>("memory").then((s) => {
@@ -95,7 +145,13 @@ async function main(): Promise<void> {
     const expected = new Map<string, Expected>(workload.paths.map((path, i) => [path, answers[i]!]));
     await sample("pre-pass (every path once, c16) done");
     for (const [index, connections] of phases.entries()) {
-      const common = { url: gateway.url, connections, sequence: workload.sequence, expected, branchOf: workload.branchOf };
+      const common = {
+        url: gateway.url,
+        connections,
+        sequence: workload.sequence,
+        expected,
+        branchOf: workload.branchOf,
+      };
       await runLoad({ ...common, durationS: 1, start: index * 40_009 });
       const before = await gateway.usage();
       // What is resident while every connection has a request in flight, at its highest.
@@ -104,8 +160,19 @@ async function main(): Promise<void> {
       const answers = Math.max(1, load.responses);
       const cpuUsPerAnswer = (after.cpuUs - before.cpuUs) / answers;
       const per1k = (key: keyof Usage["gc"]) => ((after.gc[key] - before.gc[key]) * 1000) / answers;
-      const gcPer1k = { minor: per1k("minor"), minorMs: per1k("minorMs"), major: per1k("major"), majorMs: per1k("majorMs") };
-      rows.push({ phase: `c${connections}, under load, highest RSS sampled`, sample: during, rps: load.rps, cpuUsPerAnswer, gcPer1k });
+      const gcPer1k = {
+        minor: per1k("minor"),
+        minorMs: per1k("minorMs"),
+        major: per1k("major"),
+        majorMs: per1k("majorMs"),
+      };
+      rows.push({
+        phase: `c${connections}, under load, highest RSS sampled`,
+        sample: during,
+        rps: load.rps,
+        cpuUsPerAnswer,
+        gcPer1k,
+      });
       if (load.mismatches) console.log(`c${connections}: ${load.mismatches} answers differ from the pre-pass`);
       await sleep(1000);
       await sample(`c${connections}, drained 1 s`);

@@ -20,7 +20,9 @@ interface CpuProfile {
 
 function shortUrl(url: string): string {
   const cut = url.replace(/^file:\/\//, "");
-  const marker = [/\/node_modules\/\.cache\/sns-gateway-bench-[0-9a-f]+\//.exec(cut)?.[0], "/node_modules/"].find((m) => m !== undefined && cut.includes(m));
+  const marker = [/\/node_modules\/\.cache\/sns-gateway-bench-[0-9a-f]+\//.exec(cut)?.[0], "/node_modules/"].find(
+    (m) => m !== undefined && cut.includes(m),
+  );
   return marker ? cut.slice(cut.lastIndexOf(marker) + marker.length) : cut;
 }
 
@@ -40,7 +42,9 @@ export function summarizeProfile(path: string, top = 25): string {
     const key = `${frame.functionName || "(anonymous)"}  ${url ? `${url}:${frame.lineNumber + 1}` : ""}`.trim();
     byFunction.set(key, (byFunction.get(key) ?? 0) + us);
     const area = !url
-      ? frame.functionName.startsWith("(") ? frame.functionName : "(native)"
+      ? frame.functionName.startsWith("(")
+        ? frame.functionName
+        : "(native)"
       : url.startsWith("node:")
         ? "node core"
         : url.startsWith("src/") || url.startsWith("bench/")

@@ -79,14 +79,31 @@ export interface TargetCheck {
 }
 
 const fmt = (value: number, digits = 0): string =>
-  Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "n/a";
+  Number.isFinite(value)
+    ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "n/a";
 
 function pad(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
 }
 
 export function formatTable(settings: readonly SettingResult[]): string {
-  const header = ["setting", "server", "req/s", "p50 ms", "p99 ms", "RPC/1k", "calls/1k", "CPU µs/res", "cores", "RSS MB", "peak MB", "errors", "mismatch", "other"];
+  const header = [
+    "setting",
+    "server",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "RPC/1k",
+    "calls/1k",
+    "CPU µs/res",
+    "cores",
+    "RSS MB",
+    "peak MB",
+    "errors",
+    "mismatch",
+    "other",
+  ];
   const rows: string[][] = [];
   for (const setting of settings) {
     for (const run of setting.runs) {
@@ -112,12 +129,42 @@ export function formatTable(settings: readonly SettingResult[]): string {
     }
     if (setting.rounds) {
       const { gatewayRps, baselineRps } = setting.rounds;
-      rows.push(["", "rounds", `${gatewayRps.join("/")} vs ${baselineRps.join("/")}`, "", "", "", "", "", "", "", "", "", "", ""]);
+      rows.push([
+        "",
+        "rounds",
+        `${gatewayRps.join("/")} vs ${baselineRps.join("/")}`,
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+      ]);
     }
     if (setting.ratio) {
       const r = setting.ratio;
       const spread = r.rpsMin === r.rpsMax ? "" : ` (${fmt(r.rpsMin, 1)}–${fmt(r.rpsMax, 1)})`;
-      rows.push(["", "gw/base", `×${fmt(r.rps, 2)}${spread}`, "", `×${fmt(r.p99, 2)}`, `×${fmt(r.rpcPer1k, 3)}`, "", `×${fmt(r.cpuPerResolve, 2)}`, "", "", "", "", "", ""]);
+      rows.push([
+        "",
+        "gw/base",
+        `×${fmt(r.rps, 2)}${spread}`,
+        "",
+        `×${fmt(r.p99, 2)}`,
+        `×${fmt(r.rpcPer1k, 3)}`,
+        "",
+        `×${fmt(r.cpuPerResolve, 2)}`,
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+      ]);
     }
     if (setting.bound) {
       const b = setting.bound;
@@ -125,8 +172,25 @@ export function formatTable(settings: readonly SettingResult[]): string {
       const cycle = (setting.connections * 1000) / (setting.runs[0]!.load.rps || 1);
       const measured = setting.runs[0]!.load.meanMs;
       const inApp = setting.runs[0]!.inAppMeanMs;
-      const latency = `c/(req/s) ${fmt(cycle, 1)} ms, mean ${fmt(measured, 1)} ms` + (inApp ? `, in-app ${fmt(inApp, 1)} ms (RTT/in-app ${fmt(b.rttMs / inApp, 2)})` : "");
-      rows.push(["", "c/RTT", `${fmt(b.rps)} (${fmt(b.fraction * 100, 0)}%)`, `RTT ${fmt(b.rttMs, 1)}`, latency, "", "", "", "", "", "", "", "", ""]);
+      const latency =
+        `c/(req/s) ${fmt(cycle, 1)} ms, mean ${fmt(measured, 1)} ms` +
+        (inApp ? `, in-app ${fmt(inApp, 1)} ms (RTT/in-app ${fmt(b.rttMs / inApp, 2)})` : "");
+      rows.push([
+        "",
+        "c/RTT",
+        `${fmt(b.rps)} (${fmt(b.fraction * 100, 0)}%)`,
+        `RTT ${fmt(b.rttMs, 1)}`,
+        latency,
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+      ]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
@@ -136,7 +200,10 @@ export function formatTable(settings: readonly SettingResult[]): string {
 
 export function formatTargets(checks: readonly TargetCheck[]): string {
   return checks
-    .map((check) => `${check.pass === null ? "  --  " : check.pass ? "  PASS" : "  FAIL"}  ${check.target}: ${check.value}`)
+    .map(
+      (check) =>
+        `${check.pass === null ? "  --  " : check.pass ? "  PASS" : "  FAIL"}  ${check.target}: ${check.value}`,
+    )
     .join("\n");
 }
 
@@ -150,7 +217,9 @@ export function formatBranches(setting: SettingResult, top = 16): string {
   for (const branch of branches) {
     const cells = setting.runs.map((run) => {
       const b = run.load.byBranch[branch];
-      return b ? `${run.server} ${String(b.count).padStart(6)} ${fmt(b.p50Ms, 1).padStart(7)} ${fmt(b.p99Ms, 1).padStart(7)}` : "";
+      return b
+        ? `${run.server} ${String(b.count).padStart(6)} ${fmt(b.p50Ms, 1).padStart(7)} ${fmt(b.p99Ms, 1).padStart(7)}`
+        : "";
     });
     lines.push(`  ${branch.padEnd(26)} ${cells.join("   |   ")}`);
   }

@@ -37,7 +37,9 @@ for (const [name, pathFor] of Object.entries(routes)) {
       for (const [status, n] of outcome.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
       slowest = Math.max(slowest, outcome.ms);
     }
-    console.log(`| ${name} | ${countedStatuses(statuses)} | ${(gateway.peakRss() / MB).toFixed(1)} | ${Math.round(slowest)} |`);
+    console.log(
+      `| ${name} | ${countedStatuses(statuses)} | ${(gateway.peakRss() / MB).toFixed(1)} | ${Math.round(slowest)} |`,
+    );
   } finally {
     await agent.close();
     await gateway.stop();

@@ -45,7 +45,12 @@ const sdk = untypedSdk as unknown as {
     buyerTokenAccount: PublicKey,
     mint?: PublicKey,
   ): Promise<TransactionInstruction[]>;
-  createSubdomain(c: Connection, subdomain: string, owner: PublicKey, space?: number): Promise<TransactionInstruction[]>;
+  createSubdomain(
+    c: Connection,
+    subdomain: string,
+    owner: PublicKey,
+    space?: number,
+  ): Promise<TransactionInstruction[]>;
 };
 
 const NO_PDA = { allowPda: false } as const;
@@ -109,18 +114,46 @@ const CASES: Case[] = [
   { route: "/resolve .sns (tokenized)", path: "/resolve/bonfida.sns", sdk: (c) => sdk.resolve(c, "bonfida") },
   { route: "/resolve SRS .sol (key owner)", path: "/resolve/plain.sol", sdk: (c) => srsReference(c, "plain") },
   { route: "/resolve SRS .sol (tokenized)", path: "/resolve/bonfida.sol", sdk: (c) => srsReference(c, "bonfida") },
-  { route: "/safe-resolve SRS .sol (key owner)", path: "/safe-resolve/plain.sol", sdk: (c) => safeReference(c, "plain") },
-  { route: "/safe-resolve SRS .sol (tokenized)", path: "/safe-resolve/bonfida.sol", sdk: (c) => safeReference(c, "bonfida") },
-  { route: "/domain-key (subdomain)", path: "/domain-key/dex.bonfida", sdk: async () => sdk.getDomainKeySync("dex.bonfida").pubkey },
-  { route: "/reverse-key (subdomain)", path: "/reverse-key/dex.bonfida", sdk: async () => sdk.getReverseKeySync("dex.bonfida", true) },
-  { route: "/reverse-lookup", path: `/reverse-lookup/${deriveDomainKey("plain")}`, sdk: (c) => reverseLookupSdk(c, "plain") },
+  {
+    route: "/safe-resolve SRS .sol (key owner)",
+    path: "/safe-resolve/plain.sol",
+    sdk: (c) => safeReference(c, "plain"),
+  },
+  {
+    route: "/safe-resolve SRS .sol (tokenized)",
+    path: "/safe-resolve/bonfida.sol",
+    sdk: (c) => safeReference(c, "bonfida"),
+  },
+  {
+    route: "/domain-key (subdomain)",
+    path: "/domain-key/dex.bonfida",
+    sdk: async () => sdk.getDomainKeySync("dex.bonfida").pubkey,
+  },
+  {
+    route: "/reverse-key (subdomain)",
+    path: "/reverse-key/dex.bonfida",
+    sdk: async () => sdk.getReverseKeySync("dex.bonfida", true),
+  },
+  {
+    route: "/reverse-lookup",
+    path: `/reverse-lookup/${deriveDomainKey("plain")}`,
+    sdk: (c) => reverseLookupSdk(c, "plain"),
+  },
   {
     route: "/reverse-lookup (subdomain)",
     path: `/reverse-lookup/${deriveDomainKey("dex.bonfida")}`,
     sdk: (c) => reverseLookupSdk(c, "dex.bonfida"),
   },
-  { route: "/primary-domain (tokenized)", path: `/primary-domain/${wallets[2]}`, sdk: (c) => sdk.getFavoriteDomain(c, pk(wallets[2]!)) },
-  { route: "/primary-domain (subdomain)", path: `/primary-domain/${wallets[4]}`, sdk: (c) => sdk.getFavoriteDomain(c, pk(wallets[4]!)) },
+  {
+    route: "/primary-domain (tokenized)",
+    path: `/primary-domain/${wallets[2]}`,
+    sdk: (c) => sdk.getFavoriteDomain(c, pk(wallets[2]!)),
+  },
+  {
+    route: "/primary-domain (subdomain)",
+    path: `/primary-domain/${wallets[4]}`,
+    sdk: (c) => sdk.getFavoriteDomain(c, pk(wallets[4]!)),
+  },
   {
     route: "/multiple-primary-domains (100)",
     path: `/multiple-primary-domains/${hundred.join(",")}`,
@@ -128,7 +161,11 @@ const CASES: Case[] = [
   },
   { route: "/domains (registry-owned)", path: `/domains/${wallets[0]}`, sdk: (c) => domainsSdk(c, wallets[0]!) },
   { route: "/domains (tokenized)", path: `/domains/${wallets[2]}`, sdk: (c) => domainsSdk(c, wallets[2]!) },
-  { route: "/subdomains", path: "/subdomains/bonfida", sdk: (c) => sdk.findSubdomains(c, pk(deriveDomainKey("bonfida"))) },
+  {
+    route: "/subdomains",
+    path: "/subdomains/bonfida",
+    sdk: (c) => sdk.findSubdomains(c, pk(deriveDomainKey("bonfida"))),
+  },
   { route: "/register", path: `/register?buyer=${bob}&domain=example&space=1000`, sdk: registerSdk },
   {
     route: "/register (serialize)",
@@ -183,7 +220,14 @@ export async function runRouteSection(): Promise<RouteSection> {
   const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
   const localnet = await startLocalnet({ ledger });
   const gateway = await startGateway(
-    loadConfig({ ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", SOL_SRS_RESOLUTION: "on" }),
+    loadConfig({
+      ...ONE_CLIENT_UNLIMITED,
+      RPC_URL: localnet.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      SOL_SRS_RESOLUTION: "on",
+    }),
   );
   const get = async (path: string) => {
     const response = await fetch(gateway.url + path);
@@ -216,10 +260,21 @@ export async function runRouteSection(): Promise<RouteSection> {
     await gateway.close();
     await localnet.close();
   }
-  const cells = [["route", "side", "round trips", "calls/req", "HTTP/req", "req/s @20ms c16", "calls/1k @c16", "ratio"]];
+  const cells = [
+    ["route", "side", "round trips", "calls/req", "HTTP/req", "req/s @20ms c16", "calls/1k @c16", "ratio"],
+  ];
   for (const r of rows) {
     const ratio = r.side === "gateway" ? `×${ratios[r.route]!.toFixed(2)}` : "";
-    cells.push([r.route, r.side, `${r.roundTrips}`, `${r.calls}`, `${r.httpRequests}`, `${r.rps}`, `${r.callsPer1k}`, ratio]);
+    cells.push([
+      r.route,
+      r.side,
+      `${r.roundTrips}`,
+      `${r.calls}`,
+      `${r.httpRequests}`,
+      `${r.rps}`,
+      `${r.callsPer1k}`,
+      ratio,
+    ]);
   }
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
   const table = cells.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")).join("\n");

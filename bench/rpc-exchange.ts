@@ -83,7 +83,8 @@ async function exchanges(transport: RpcTransport, count: number, concurrency: nu
     while (left-- > 0) {
       // A fresh body each time, as the gateway builds one per request.
       const answer = (await transport.post(JSON.stringify(calls))) as { result: unknown }[];
-      for (const entry of answer) parseMultipleAccounts(entry.result, (entry.result as { value: unknown[] }).value.length);
+      for (const entry of answer)
+        parseMultipleAccounts(entry.result, (entry.result as { value: unknown[] }).value.length);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -92,8 +93,13 @@ async function exchanges(transport: RpcTransport, count: number, concurrency: nu
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const answer = cannedAnswer(ACCOUNTS);
-const server = spawn(process.execPath, ["-e", SERVER], { env: { ...process.env, ANSWER: answer }, stdio: ["ignore", "pipe", "inherit"] });
-const port = await new Promise<number>((resolve) => server.stdout.once("data", (line: Buffer) => resolve(Number(line.toString()))));
+const server = spawn(process.execPath, ["-e", SERVER], {
+  env: { ...process.env, ANSWER: answer },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const port = await new Promise<number>((resolve) =>
+  server.stdout.once("data", (line: Buffer) => resolve(Number(line.toString()))),
+);
 const url = `http://127.0.0.1:${port}/`;
 const dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 128 });
 const limits = { timeoutMs: 10_000, maxResponseBytes: 8 << 20, budget: new ByteBudget(64 << 20) };
@@ -111,7 +117,9 @@ const calls = [0, 1, 2].map((c) => ({
   params: [keys.slice((c * KEYS) / 3, ((c + 1) * KEYS) / 3), { encoding: "base64", commitment: "processed" }],
 }));
 
-console.log(`request ${JSON.stringify(calls).length} bytes, answer ${answer.length} bytes (${ACCOUNTS} accounts), ${REQUESTS} exchanges per variant and round, ${ROUNDS} rounds`);
+console.log(
+  `request ${JSON.stringify(calls).length} bytes, answer ${answer.length} bytes (${ACCOUNTS} accounts), ${REQUESTS} exchanges per variant and round, ${ROUNDS} rounds`,
+);
 for (const concurrency of CONCURRENCY) {
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
   for (const [, transport] of Object.entries(variants)) await exchanges(transport, 200, concurrency); // warm-up
@@ -127,7 +135,9 @@ for (const concurrency of CONCURRENCY) {
   }
   for (const [name, values] of Object.entries(samples)) {
     const spread = `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
-    console.log(`c${concurrency}  ${name.padEnd(30)} CPU µs/exchange median ${median(values).toFixed(0).padStart(4)} (rounds ${spread})`);
+    console.log(
+      `c${concurrency}  ${name.padEnd(30)} CPU µs/exchange median ${median(values).toFixed(0).padStart(4)} (rounds ${spread})`,
+    );
   }
 }
 await dispatcher.close();

@@ -54,7 +54,12 @@ interface Setting {
 
 const ALL_SETTINGS: readonly Setting[] = [
   ...[0, 20, 100].flatMap((latencyMs) =>
-    [1, 16, 64, 256, 1024].map((connections) => ({ id: `${latencyMs}ms-c${connections}`, latencyMs, connections, cache: false })),
+    [1, 16, 64, 256, 1024].map((connections) => ({
+      id: `${latencyMs}ms-c${connections}`,
+      latencyMs,
+      connections,
+      cache: false,
+    })),
   ),
   { id: "20ms-c64-cache", latencyMs: 20, connections: 64, cache: true },
 ];
@@ -89,7 +94,8 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 /** The run whose req/s is the median of its rounds (the lower middle for an even count). */
-const medianRun = (runs: readonly ServerRun[]) => [...runs].sort((a, b) => a.load.rps - b.load.rps)[(runs.length - 1) >> 1]!;
+const medianRun = (runs: readonly ServerRun[]) =>
+  [...runs].sort((a, b) => a.load.rps - b.load.rps)[(runs.length - 1) >> 1]!;
 
 const HTTP_DURATION = "sns_gateway_http_request_duration_seconds";
 const CACHE_LOOKUPS = "sns_gateway_resolve_cache_total";
@@ -125,7 +131,10 @@ function cacheUse(before: GatewayCounters, after: GatewayCounters, answers: numb
   const delta = (result: string) => (after.cache[result] ?? 0) - (before.cache[result] ?? 0);
   const lookups = delta("hit") + delta("miss");
   if (lookups === 0) return undefined;
-  return { hitPercent: round((delta("hit") * 100) / lookups, 1), refreshPer1k: round((delta("refresh") * 1000) / answers, 1) };
+  return {
+    hitPercent: round((delta("hit") * 100) / lookups, 1),
+    refreshPer1k: round((delta("refresh") * 1000) / answers, 1),
+  };
 }
 
 /** Median time of one JSON-RPC exchange with the localnet at its current latency: the floor of a resolve. */
@@ -169,11 +178,14 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const loadBefore = loadavg();
   if (loadBefore[0]! > cpus().length * 0.5) {
-    log(`warning: load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} before start; other work on this machine will skew the numbers`);
+    log(
+      `warning: load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} before start; other work on this machine will skew the numbers`,
+    );
   }
   log(`compiling server children (tsc) ...`);
   const build = buildChildren();
-  if (build.diagnostics) log(`tsc reported (JavaScript was emitted anyway):\n${build.diagnostics.split("\n").slice(0, 10).join("\n")}`);
+  if (build.diagnostics)
+    log(`tsc reported (JavaScript was emitted anyway):\n${build.diagnostics.split("\n").slice(0, 10).join("\n")}`);
   log(`compiled in ${build.ms} ms`);
 
   const profileDir = `${RESULTS_DIR}profiles/${new Date().toISOString().replace(/[:.]/g, "-")}`;
@@ -188,14 +200,20 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
 
   try {
-    const { entries, accounts, buildMs } = localnet.info as { entries: WorkingSetEntry[]; accounts: number; buildMs: number };
+    const { entries, accounts, buildMs } = localnet.info as {
+      entries: WorkingSetEntry[];
+      accounts: number;
+      buildMs: number;
+    };
     log(`localnet ${localnet.url}: ${entries.length} names, ${accounts} accounts (built in ${buildMs} ms)`);
     const workload = buildWorkload(entries, createRng(options.seed + 1).next, {
       length: 1 << 18,
       exponent: options.zipfExponent,
       solShare: options.solShare,
     });
-    log(`workload: ${workload.paths.length} distinct paths, top-10 names take ${round(workload.top10Share * 100)}% of requests`);
+    log(
+      `workload: ${workload.paths.length} distinct paths, top-10 names take ${round(workload.top10Share * 100)}% of requests`,
+    );
     log(
       `request share by branch: ${Object.entries(workload.branchShare)
         .sort((a, b) => b[1] - a[1])
@@ -221,7 +239,11 @@ async function main(): Promise<void> {
       const child =
         name === "baseline"
           ? await Child.start(name, childScript("children/baseline"), {
-              env: { ...baseEnv, RPC_URL: localnet.url, BASELINE_SHARED_AGENT: options.baselineSharedAgent ? "1" : "0" },
+              env: {
+                ...baseEnv,
+                RPC_URL: localnet.url,
+                BASELINE_SHARED_AGENT: options.baselineSharedAgent ? "1" : "0",
+              },
             })
           : await Child.start(name, childScript(options.gatewayBuild ? "children/gateway-build" : "children/gateway"), {
               env: { ...gatewayEnv(name === "gateway-cache" ? 2000 : 0), BENCH_GATEWAY_BUILD: options.gatewayBuild },
@@ -258,7 +280,8 @@ async function main(): Promise<void> {
       const gw = gatewayAnswers[i]!;
       const entry = workload.entryOf.get(path);
       const branch = entry?.branch ?? "?";
-      if (entry?.sdk && !matchesSdk(base, entry.sdk)) baselineVsSdk.push({ path, branch, baseline: base, sdk: entry.sdk });
+      if (entry?.sdk && !matchesSdk(base, entry.sdk))
+        baselineVsSdk.push({ path, branch, baseline: base, sdk: entry.sdk });
       const counts = (byBranch[branch] ??= {});
       counts[base.status] = (counts[base.status] ?? 0) + 1;
       expectedBaseline.set(path, base);
@@ -286,7 +309,8 @@ async function main(): Promise<void> {
       workload.paths.forEach((path, i) => {
         const plain = gatewayAnswers[i]!;
         const cached = cachedAnswers[i]!;
-        if (cached.status !== plain.status || cached.body !== plain.body) prepassMismatches.push({ path, expected: plain, got: cached });
+        if (cached.status !== plain.status || cached.body !== plain.body)
+          prepassMismatches.push({ path, expected: plain, got: cached });
       });
       await new Promise((resolve) => setTimeout(resolve, 2_100));
     }
@@ -298,7 +322,12 @@ async function main(): Promise<void> {
     );
     log(
       `baseline vs chain-gen's SDK expectations: ${workload.paths.length - baselineVsSdk.length} agree, ${baselineVsSdk.length} differ` +
-        (baselineVsSdk.length ? ` (e.g. ${baselineVsSdk.slice(0, 3).map((d) => `${d.branch} ${d.path} ${d.baseline.status}`).join("; ")})` : ""),
+        (baselineVsSdk.length
+          ? ` (e.g. ${baselineVsSdk
+              .slice(0, 3)
+              .map((d) => `${d.branch} ${d.path} ${d.baseline.status}`)
+              .join("; ")})`
+          : ""),
     );
     for (const m of prepassMismatches.slice(0, 10)) {
       log(`  ${m.path}: baseline ${m.expected?.status} ${m.expected?.body} / gateway ${m.got.status} ${m.got.body}`);
@@ -337,7 +366,11 @@ async function main(): Promise<void> {
       const m0 = machineCpu();
       const load = await runLoad({ ...common, durationS: options.durationS, start: start + 20_000 });
       // Read right away: requests abandoned at the end must not add RPCs or CPU to the answered ones.
-      const [s1, l1, stats] = await Promise.all([server.usage(), localnet.usage(), localnet.call<LocalnetStats>("stats")]);
+      const [s1, l1, stats] = await Promise.all([
+        server.usage(),
+        localnet.usage(),
+        localnet.call<LocalnetStats>("stats"),
+      ]);
       const p1 = process.cpuUsage(p0);
       const m1 = machineCpu();
       const inAppAfter = inApp && (await gatewayCounters(server.url));
@@ -364,7 +397,8 @@ async function main(): Promise<void> {
           otherCores:
             m0 && m1
               ? round(
-                  (m1.busyS - m0.busyS - (s1.cpuUs - s0.cpuUs + l1.cpuUs - l0.cpuUs + p1.user + p1.system) / 1e6) / load.elapsedS,
+                  (m1.busyS - m0.busyS - (s1.cpuUs - s0.cpuUs + l1.cpuUs - l0.cpuUs + p1.user + p1.system) / 1e6) /
+                    load.elapsedS,
                   2,
                 )
               : null,
@@ -442,7 +476,10 @@ async function main(): Promise<void> {
         connections: setting.connections,
         cache: setting.cache,
         runs: [gwRun, baseRun],
-        rounds: { gatewayRps: gwRuns.map((r) => round(r.load.rps, 0)), baselineRps: baseRuns.map((r) => round(r.load.rps, 0)) },
+        rounds: {
+          gatewayRps: gwRuns.map((r) => round(r.load.rps, 0)),
+          baselineRps: baseRuns.map((r) => round(r.load.rps, 0)),
+        },
         ratio: {
           rps: round(median(ratios), 2),
           rpsMin: round(Math.min(...ratios), 2),
@@ -451,7 +488,9 @@ async function main(): Promise<void> {
           rpcPer1k: round(gwRun.rpc.httpPer1k / baseRun.rpc.httpPer1k, 4),
           cpuPerResolve: round(gwRun.cpu.serverUsPerResolve / baseRun.cpu.serverUsPerResolve, 3),
         },
-        ...(boundRps && rttMs ? { bound: { rttMs, rps: round(boundRps, 0), fraction: round(gwRps / boundRps, 3) } } : {}),
+        ...(boundRps && rttMs
+          ? { bound: { rttMs, rps: round(boundRps, 0), fraction: round(gwRps / boundRps, 3) } }
+          : {}),
       };
     });
 
@@ -467,7 +506,11 @@ async function main(): Promise<void> {
 
     const find = (id: string) => results.find((r) => r.id === id);
     const checks: TargetCheck[] = [];
-    const check = (target: string, setting: SettingResult | undefined, value: (s: SettingResult) => [string, boolean]) => {
+    const check = (
+      target: string,
+      setting: SettingResult | undefined,
+      value: (s: SettingResult) => [string, boolean],
+    ) => {
       if (!setting) return checks.push({ target, value: "not run", pass: null });
       const [text, pass] = value(setting);
       checks.push({ target, value: text, pass });
@@ -483,7 +526,10 @@ async function main(): Promise<void> {
       `${gwOf(s).rpc.httpPer1k}`,
       gwOf(s).rpc.httpPer1k <= 100,
     ]);
-    check("20 ms, c=64, cache off: p99 <= 60 ms", find("20ms-c64"), (s) => [`${round(gwOf(s).load.p99Ms)} ms`, gwOf(s).load.p99Ms <= 60]);
+    check("20 ms, c=64, cache off: p99 <= 60 ms", find("20ms-c64"), (s) => [
+      `${round(gwOf(s).load.p99Ms)} ms`,
+      gwOf(s).load.p99Ms <= 60,
+    ]);
     check("0 ms, c=64, cache off: throughput >= 30x baseline", find("0ms-c64"), (s) => [spread(s), s.ratio!.rps >= 30]);
     check("cache on (TTL 2,000 ms), 20 ms, c=64: throughput >= 20x baseline", find("20ms-c64-cache"), (s) => [
       `${spread(s)}, ${round(gwOf(s).load.rps, 0)} req/s`,
@@ -499,7 +545,9 @@ async function main(): Promise<void> {
         });
       }
     }
-    const loadMismatches = results.flatMap((s) => s.runs.filter((r) => r.server !== "baseline")).reduce((sum, r) => sum + r.load.mismatches, 0);
+    const loadMismatches = results
+      .flatMap((s) => s.runs.filter((r) => r.server !== "baseline"))
+      .reduce((sum, r) => sum + r.load.mismatches, 0);
     checks.push({
       target: "gateway answers equal the baseline's (pre-pass and under load)",
       value: `${prepassMismatches.length} pre-pass mismatches, ${loadMismatches} under load, ${deliberate.length} deliberate 422-vs-500 paths`,
@@ -552,7 +600,9 @@ async function main(): Promise<void> {
         accounts,
         distinctPaths: workload.paths.length,
         top10Share: round(workload.top10Share, 3),
-        requestShareByBranch: Object.fromEntries(Object.entries(workload.branchShare).map(([b, v]) => [b, round(v, 4)])),
+        requestShareByBranch: Object.fromEntries(
+          Object.entries(workload.branchShare).map(([b, v]) => [b, round(v, 4)]),
+        ),
         baselineStatusByBranch: byBranch,
       },
       prepass: { deliberate, mismatches: prepassMismatches, baselineVsSdk },

@@ -37,14 +37,20 @@ function numbers(env: `BENCH_${string}`, fallback: readonly number[], about: str
   };
 }
 
-function choice<const T extends string>(env: `BENCH_${string}`, choices: readonly T[], fallback: T, about: string): Knob<T> {
+function choice<const T extends string>(
+  env: `BENCH_${string}`,
+  choices: readonly T[],
+  fallback: T,
+  about: string,
+): Knob<T> {
   return {
     env,
     fallback,
     shown: fallback,
     about: `${about} (${choices.join(" | ")})`,
     read: (raw) => {
-      if (!(choices as readonly string[]).includes(raw)) throw new Error(`${env} must be one of ${choices.join(", ")}, got ${raw}`);
+      if (!(choices as readonly string[]).includes(raw))
+        throw new Error(`${env} must be one of ${choices.join(", ")}, got ${raw}`);
       return raw as T;
     },
   };
@@ -57,7 +63,17 @@ function text(env: `BENCH_${string}`, about: string, shown = ""): Knob<string | 
 
 /** Comma-separated words; undefined when unset. */
 function list(env: `BENCH_${string}`, about: string): Knob<readonly string[] | undefined> {
-  return { env, fallback: undefined, shown: "", about, read: (raw) => raw.split(",").map((item) => item.trim()).filter(Boolean) };
+  return {
+    env,
+    fallback: undefined,
+    shown: "",
+    about,
+    read: (raw) =>
+      raw
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+  };
 }
 
 /** `1` or `0`. */
@@ -77,8 +93,10 @@ function flag(env: `BENCH_${string}`, fallback: boolean, about: string): Knob<bo
 // Knobs shared by several sections, each section choosing its default.
 const durationS = (fallback: number) => number("BENCH_DURATION_S", fallback, "seconds measured per window");
 const warmupS = (fallback: number) => number("BENCH_WARMUP_S", fallback, "seconds of warm-up load before each window");
-const rounds = (fallback: number, about = "repetitions, the variants alternating") => number("BENCH_ROUNDS", fallback, about);
-const connections = (fallback: number, about = "concurrent connections of the load") => number("BENCH_CONNECTIONS", fallback, about);
+const rounds = (fallback: number, about = "repetitions, the variants alternating") =>
+  number("BENCH_ROUNDS", fallback, about);
+const connections = (fallback: number, about = "concurrent connections of the load") =>
+  number("BENCH_CONNECTIONS", fallback, about);
 const seed = number("BENCH_SEED", 1, "seed of the generated working set and request sequence");
 const names = number("BENCH_NAMES", 1000, "names in the generated working set");
 const zipf = number("BENCH_ZIPF_S", 1, "Zipf exponent of name ranks (1: the top 10 names take ~40% of requests)");
@@ -105,10 +123,18 @@ export const SECTIONS = {
       zipfExponent: zipf,
       solShare,
       only: list("BENCH_ONLY", "comma-separated cell ids, e.g. `0ms-c64,20ms-c64,20ms-c64-cache`"),
-      profile: choice("BENCH_PROFILE", ["0", "1", "all"], "0", "`1`: CPU-profile the gateway(s) in each measured window; `all`: the baseline too"),
+      profile: choice(
+        "BENCH_PROFILE",
+        ["0", "1", "all"],
+        "0",
+        "`1`: CPU-profile the gateway(s) in each measured window; `all`: the baseline too",
+      ),
       out: out("latest.json"),
       gatewayNodeFlags: nodeFlags,
-      gatewayLogDir: text("BENCH_GATEWAY_LOG_DIR", "keep the gateways' request logs (server-side latency) here instead of /dev/null"),
+      gatewayLogDir: text(
+        "BENCH_GATEWAY_LOG_DIR",
+        "keep the gateways' request logs (server-side latency) here instead of /dev/null",
+      ),
       gatewayBuild: text(
         "BENCH_GATEWAY_BUILD",
         "a directory holding another build of this project (`npm ci && npm run build` done there): the gateways are that build, " +
@@ -126,7 +152,11 @@ export const SECTIONS = {
     about: "N names as one POST /resolve vs N GETs at c64 vs the SDK's resolve at c64: wall time, RPC requests, p99",
     knobs: {
       names,
-      latenciesMs: numbers("BENCH_LATENCY_MS", [0, 20], "delays the localnet adds to every RPC answer, one cell each, comma-separated"),
+      latenciesMs: numbers(
+        "BENCH_LATENCY_MS",
+        [0, 20],
+        "delays the localnet adds to every RPC answer, one cell each, comma-separated",
+      ),
       connections: connections(64, "concurrency of the GETs and of the SDK"),
       rounds: rounds(3, "measured runs per variant and latency, the variants alternating (after one warm-up run each)"),
       seed,
@@ -135,7 +165,8 @@ export const SECTIONS = {
   },
   routes: {
     script: "routes.ts",
-    about: "wallet, reverse and transaction routes vs the SDK functions (demo ledger, 20 ms, c16); part of the default run",
+    about:
+      "wallet, reverse and transaction routes vs the SDK functions (demo ledger, 20 ms, c16); part of the default run",
     knobs: { durationS: durationS(4) },
   },
   scale: {
@@ -189,13 +220,19 @@ export const SECTIONS = {
   ab: {
     script: "cpu-ab.ts",
     args: "<dir>[|<node flags>] <dir>…",
-    about: "gateway CPU per answer of several builds, alternating (each `<dir>` holds a built checkout; by default started with this build's `npm start` flags)",
+    about:
+      "gateway CPU per answer of several builds, alternating (each `<dir>` holds a built checkout; by default started with this build's `npm start` flags)",
     knobs: {
       rounds: rounds(5),
       durationS: durationS(4),
       connections: connections(64),
       latencyMs: number("BENCH_LATENCY_MS", 0, "delay the localnet adds to every RPC answer"),
-      workload: choice("BENCH_WORKLOAD", ["demo", "bench"], "demo", "the demo ledger's names, or the resolve section's generated working set"),
+      workload: choice(
+        "BENCH_WORKLOAD",
+        ["demo", "bench"],
+        "demo",
+        "the demo ledger's names, or the resolve section's generated working set",
+      ),
       seed,
       names,
       zipfExponent: zipf,
@@ -227,7 +264,8 @@ export const SECTIONS = {
   },
   failover: {
     script: "failover.ts",
-    about: "/resolve over two RPC endpoints, the first failing some reads (503, or no answer with and without hedging), vs one healthy endpoint",
+    about:
+      "/resolve over two RPC endpoints, the first failing some reads (503, or no answer with and without hedging), vs one healthy endpoint",
     knobs: {
       durationS: durationS(8),
       connections: connections(16),
@@ -258,7 +296,12 @@ export const SECTIONS = {
 
 /** Knobs read by the shared load generator (bench/load.ts) in every section that drives HTTP load. */
 export const COMMON_KNOBS = {
-  client: choice("BENCH_CLIENT", ["raw", "autocannon"], "raw", "load generator: raw sockets (bench/http-client.ts) or autocannon (the client of results before November 2026)"),
+  client: choice(
+    "BENCH_CLIENT",
+    ["raw", "autocannon"],
+    "raw",
+    "load generator: raw sockets (bench/http-client.ts) or autocannon (the client of results before November 2026)",
+  ),
 } as const;
 
 export type Section = keyof typeof SECTIONS;
@@ -287,7 +330,10 @@ export function commonSettings(env: NodeJS.ProcessEnv = process.env): Values<typ
  * The bench's load comes from one address, which the gateway counts as one client: its per-client call
  * allowances (src/http/frame/client-call-limit.ts) would measure refusals, not answers. Off unless set.
  */
-export const ONE_CLIENT_UNLIMITED: Readonly<Record<string, string>> = { RPC_RATE_LIMIT: "0", RPC_OVERRIDE_RATE_LIMIT: "0" };
+export const ONE_CLIENT_UNLIMITED: Readonly<Record<string, string>> = {
+  RPC_RATE_LIMIT: "0",
+  RPC_OVERRIDE_RATE_LIMIT: "0",
+};
 
 /** The bench sets these itself for every gateway it starts. */
 const OWN_VARIABLES = new Set(["PORT", "HOST", "RPC_URL"]);
@@ -316,7 +362,8 @@ export function knobTable(): { env: string; sections: string; defaults: string; 
     rows.set(knob.env, row);
   };
   for (const knob of Object.values(COMMON_KNOBS)) add("all", knob);
-  for (const [section, { knobs }] of Object.entries(SECTIONS)) for (const knob of Object.values(knobs) as Knob<unknown>[]) add(section, knob);
+  for (const [section, { knobs }] of Object.entries(SECTIONS))
+    for (const knob of Object.values(knobs) as Knob<unknown>[]) add(section, knob);
   return [...rows].map(([env, row]) => ({
     env,
     sections: row.sections.join(", "),

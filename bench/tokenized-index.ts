@@ -1,7 +1,14 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { loadConfig } from "../src/config.js";
 import { startGateway } from "../src/platform/node/gateway.js";
-import { Ledger, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, tokenizeDomain } from "../src/localnet/index.js";
+import {
+  Ledger,
+  buildDomainAccounts,
+  encodeNftRecord,
+  identity,
+  startLocalnet,
+  tokenizeDomain,
+} from "../src/localnet/index.js";
 import { bytesToAddress, utf8 } from "../src/sns/bytes.js";
 import { NAME_TOKENIZER_ID } from "../src/sns/constants.js";
 import { deriveDomainKey } from "../src/sns/derive.js";
@@ -34,18 +41,22 @@ async function main(): Promise<void> {
     });
   }
   const holder = identity("collector").address;
-  for (const { address, account } of buildDomainAccounts({ name: "gallery", owner: holder })) ledger.setAccount(address, account);
+  for (const { address, account } of buildDomainAccounts({ name: "gallery", owner: holder }))
+    ledger.setAccount(address, account);
   tokenizeDomain(ledger, { domainKey: deriveDomainKey("gallery"), holder });
 
   const localnet = await startLocalnet({ ledger });
-  const gateway = await startGateway(loadConfig({ ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }));
+  const gateway = await startGateway(
+    loadConfig({ ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }),
+  );
   const before = memoryMB();
   const started = performance.now();
   const first = await (await fetch(`${gateway.url}/domains/${holder}`)).json();
   const firstAnswerMs = performance.now() - started;
   // The first request scans if the build takes longer than it may wait; the build goes on behind it.
   const ready = 'sns_gateway_tokenized_index_state{state="ready"} 1';
-  while (!(await (await fetch(`${gateway.url}/metrics`)).text()).includes(ready)) await new Promise((r) => setTimeout(r, 20));
+  while (!(await (await fetch(`${gateway.url}/metrics`)).text()).includes(ready))
+    await new Promise((r) => setTimeout(r, 20));
   const bootstrapMs = performance.now() - started;
   const stats = localnet.stats;
   const after = memoryMB();

@@ -77,7 +77,11 @@ async function tracedLoad(url: string, sequence: readonly string[], start: numbe
   return events;
 }
 
-function analyze(trace: Trace, client: ClientEvent[], rttMs: number): { fraction: number; meanMs: number; rpcPer1k: number } {
+function analyze(
+  trace: Trace,
+  client: ClientEvent[],
+  rttMs: number,
+): { fraction: number; meanMs: number; rpcPer1k: number } {
   const { kinds, times, ports, turns } = trace;
   const byPort = new Map<number, { request: number[]; finish: number[] }>();
   for (let i = 0; i < kinds.length; i++) {
@@ -105,7 +109,9 @@ function analyze(trace: Trace, client: ClientEvent[], rttMs: number): { fraction
   }
   const allClient = client.map((e) => e.received - e.sent);
   console.log(`client latency (all ${client.length})   ${describe(allClient)}`);
-  console.log(`  RTT / mean: ${f(rttMs / mean(allClient))} (RTT ${f(rttMs)} ms, c / mean ${f((connections / mean(allClient)) * 1000)} req/s)`);
+  console.log(
+    `  RTT / mean: ${f(rttMs / mean(allClient))} (RTT ${f(rttMs)} ms, c / mean ${f((connections / mean(allClient)) * 1000)} req/s)`,
+  );
   console.log(`matched                         ${describe(total)}`);
   console.log(`  inbound (write → parsed)      ${describe(inbound)}`);
   console.log(`  in-app (parsed → finish)      ${describe(inApp)}`);
@@ -119,7 +125,9 @@ function analyze(trace: Trace, client: ClientEvent[], rttMs: number): { fraction
     if (kinds[i] === RPC_DONE) done.push(times[i]!);
   }
   const exchange = done.slice(0, sent.length).map((t, i) => t - sent[i]!);
-  console.log(`RPC exchanges ${sent.length} (${f((sent.length * 1000) / Math.max(1, client.length))} per 1k answers), sent → done ${describe(exchange)}`);
+  console.log(
+    `RPC exchanges ${sent.length} (${f((sent.length * 1000) / Math.max(1, client.length))} per 1k answers), sent → done ${describe(exchange)}`,
+  );
 
   // Requests parsed per turn, and how long after the turn's last parse the next RPC left.
   const turnsOf = (kind: number) => {
@@ -169,7 +177,8 @@ function analyze(trace: Trace, client: ClientEvent[], rttMs: number): { fraction
       for (const token of tokens) {
         const last = out[out.length - 1];
         const match = last?.match(/^(\d+)([RF])$/);
-        if ((token === "R" || token === "F") && match && match[2] === token) out[out.length - 1] = `${Number(match[1]) + 1}${token}`;
+        if ((token === "R" || token === "F") && match && match[2] === token)
+          out[out.length - 1] = `${Number(match[1]) + 1}${token}`;
         else out.push(token === "R" || token === "F" ? `1${token}` : token);
       }
       console.log(`${head} ${out.join(" ")}`);
@@ -188,7 +197,11 @@ function analyze(trace: Trace, client: ClientEvent[], rttMs: number): { fraction
     }
     flushLine();
   }
-  return { fraction: rttMs / mean(allClient), meanMs: mean(allClient), rpcPer1k: (sent.length * 1000) / Math.max(1, client.length) };
+  return {
+    fraction: rttMs / mean(allClient),
+    meanMs: mean(allClient),
+    rpcPer1k: (sent.length * 1000) / Math.max(1, client.length),
+  };
 }
 
 /** `BENCH_VARIANTS="RPC_SETTLE_SLICE=0;RPC_SETTLE_SLICE=32"`: gateways differing in these variables, measured in alternation. */
@@ -196,7 +209,12 @@ function variantsFrom(value: string | undefined): { label: string; env: Record<s
   const specs = (value ?? "").split(";").map((spec) => spec.trim());
   return specs.map((spec) => ({
     label: spec || "defaults",
-    env: Object.fromEntries(spec.split(/\s+/).filter(Boolean).map((pair) => pair.split("=", 2) as [string, string])),
+    env: Object.fromEntries(
+      spec
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((pair) => pair.split("=", 2) as [string, string]),
+    ),
   }));
 }
 
@@ -204,7 +222,9 @@ async function main(): Promise<void> {
   const build = buildChildren();
   if (build.diagnostics) console.log(build.diagnostics.split("\n").slice(0, 10).join("\n"));
   const baseEnv = { PATH: process.env.PATH, NODE_ENV: "production" };
-  const localnet = await Child.start("localnet", childScript("children/localnet"), { env: { ...baseEnv, BENCH_SEED: "1", BENCH_NAMES: "1000" } });
+  const localnet = await Child.start("localnet", childScript("children/localnet"), {
+    env: { ...baseEnv, BENCH_SEED: "1", BENCH_NAMES: "1000" },
+  });
   const children = [localnet];
   try {
     const { entries } = localnet.info as { entries: WorkingSetEntry[] };
@@ -225,7 +245,10 @@ async function main(): Promise<void> {
     const gateways: Child[] = [];
     await localnet.call("latency", 0);
     for (const variant of variants) {
-      const gateway = await Child.start("gateway", childScript("children/gateway-trace"), { env: { ...env, ...variant.env }, execArgv: flags });
+      const gateway = await Child.start("gateway", childScript("children/gateway-trace"), {
+        env: { ...env, ...variant.env },
+        execArgv: flags,
+      });
       children.push(gateway);
       gateways.push(gateway);
       // Every distinct path once, as the bench's pre-pass does: memos and holder hints as warm as there.
@@ -236,7 +259,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < 15; i++) {
       const t = performance.now();
       const body = '{"jsonrpc":"2.0","id":1,"method":"getSlot"}';
-      await (await fetch(localnet.url, { method: "POST", headers: { "content-type": "application/json" }, body })).text();
+      await (
+        await fetch(localnet.url, { method: "POST", headers: { "content-type": "application/json" }, body })
+      ).text();
       rtt.push(performance.now() - t);
     }
     const rttMs = pct(rtt, 50);
@@ -244,7 +269,13 @@ async function main(): Promise<void> {
     for (let r = 0; r < rounds; r++) {
       for (const [v, variant] of variants.entries()) {
         const gateway = gateways[v]!;
-        const common = { url: gateway.url, connections, sequence: workload.sequence, expected: new Map(), branchOf: new Map() };
+        const common = {
+          url: gateway.url,
+          connections,
+          sequence: workload.sequence,
+          expected: new Map(),
+          branchOf: new Map(),
+        };
         await runLoad({ ...common, durationS: 1, start: r * 40_009 });
         await new Promise((resolve) => setTimeout(resolve, 300));
         const u0 = await gateway.usage();
@@ -253,10 +284,16 @@ async function main(): Promise<void> {
         await gateway.call("traceStart");
         const client = await tracedLoad(gateway.url, workload.sequence, r * 40_009 + 20_000);
         const trace = await gateway.call<Trace>("traceStop");
-        if (profile) await gateway.call("profileStop", `${profile}/${variant.label.replace(/[^\w=-]+/g, "_")}-${r + 1}.cpuprofile`);
+        if (profile)
+          await gateway.call(
+            "profileStop",
+            `${profile}/${variant.label.replace(/[^\w=-]+/g, "_")}-${r + 1}.cpuprofile`,
+          );
         const u1 = await gateway.usage();
         const cpu = (u1.cpuUs - u0.cpuUs) / Math.max(1, client.length);
-        console.log(`--- round ${r + 1}, ${variant.label}: ${latencyMs} ms, c${connections}, ${durationS} s; gateway CPU ${f(cpu)} µs/answer, event loop ${(trace.loopUtilization * 100).toFixed(0)}% busy`);
+        console.log(
+          `--- round ${r + 1}, ${variant.label}: ${latencyMs} ms, c${connections}, ${durationS} s; gateway CPU ${f(cpu)} µs/answer, event loop ${(trace.loopUtilization * 100).toFixed(0)}% busy`,
+        );
         const brief = analyze(trace, client, rttMs);
         const list = rows.get(variant.label) ?? [];
         rows.set(variant.label, list);
@@ -269,8 +306,20 @@ async function main(): Promise<void> {
       `${pct(values, 50).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
     for (const [label, list] of rows) {
       console.log(
-        `${label.padEnd(30)} RTT/mean ${spread(list.map((x) => x.fraction), 2)}  RPC/1k ${spread(list.map((x) => x.rpcPer1k), 1)}  ` +
-          `CPU µs/answer ${spread(list.map((x) => x.cpu), 0)}  loop busy ${spread(list.map((x) => x.loop * 100), 0)}%  [${list.map((x) => x.fraction.toFixed(2)).join(" ")}]`,
+        `${label.padEnd(30)} RTT/mean ${spread(
+          list.map((x) => x.fraction),
+          2,
+        )}  RPC/1k ${spread(
+          list.map((x) => x.rpcPer1k),
+          1,
+        )}  ` +
+          `CPU µs/answer ${spread(
+            list.map((x) => x.cpu),
+            0,
+          )}  loop busy ${spread(
+            list.map((x) => x.loop * 100),
+            0,
+          )}%  [${list.map((x) => x.fraction.toFixed(2)).join(" ")}]`,
       );
     }
   } finally {

@@ -57,7 +57,8 @@ function walletLedger(): { ledger: Ledger; holder: string } {
   const holder = identity("collector").address;
   for (let i = 0; i < HOLDINGS; i++) {
     const name = `held${i}`;
-    for (const { address, account } of buildDomainAccounts({ name, owner: holder })) ledger.setAccount(address, account);
+    for (const { address, account } of buildDomainAccounts({ name, owner: holder }))
+      ledger.setAccount(address, account);
     tokenizeDomain(ledger, { domainKey: deriveDomainKey(name), holder });
   }
   return { ledger, holder };
@@ -76,7 +77,13 @@ async function domainsOn(url: string, holder: string, counted: Awaited<ReturnTyp
     .map(([method, n]) => `${method} ${n}`)
     .join(", ");
   const result = await autocannon({ url: url + path, connections: DOMAINS_CONNECTIONS, duration: DURATION_S });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx + result.errors, calls, found: answer.result.length };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+    calls,
+    found: answer.result.length,
+  };
 }
 
 async function domainsSection(): Promise<void> {
@@ -95,8 +102,11 @@ async function domainsSection(): Promise<void> {
 GET /domains/<wallet with ${HOLDINGS} tokenized domains>, c${DOMAINS_CONNECTIONS}, ${DURATION_S} s, localnet answering after ${LATENCY_MS} ms
 `,
     );
-    console.log("| target | req/s | p99 ms | non-2xx + errors | domains | RPC calls per request |\n|---|---|---|---|---|---|");
-    const row = (name: string, r: typeof onNode) => `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} | ${r.found} | ${r.calls} |`;
+    console.log(
+      "| target | req/s | p99 ms | non-2xx + errors | domains | RPC calls per request |\n|---|---|---|---|---|---|",
+    );
+    const row = (name: string, r: typeof onNode) =>
+      `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} | ${r.found} | ${r.calls} |`;
     console.log(row("Node, index in process", onNode));
     console.log(row("workerd, index object", withObject));
     console.log(row("workerd, unbound (scans)", scanning));
@@ -115,8 +125,7 @@ try {
   const onNode = await throughput(node.url).finally(() => node.stop());
   const workerd = await startWorkerdGateway({ ...env, PORT: "0", HOST: "127.0.0.1" });
   const onWorkerd = await throughput(workerd.url).finally(() => workerd.close());
-  const row = (name: string, r: typeof onNode) =>
-    `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} |`;
+  const row = (name: string, r: typeof onNode) => `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} |`;
   console.log(`GET ${PATH}, c${CONNECTIONS}, ${DURATION_S} s, localnet without latency\n`);
   console.log("| target | req/s | p99 ms | non-2xx + errors |\n|---|---|---|---|");
   console.log(row("Node (undici)", onNode));
@@ -125,7 +134,9 @@ try {
   await domainsSection();
   await bundleWorker();
   const bytes = readFileSync(WORKER_OUTFILE);
-  console.log(`bundle ${WORKER_OUTFILE}: ${(bytes.length / 1024).toFixed(1)} KiB, gzip ${(gzipSync(bytes).length / 1024).toFixed(1)} KiB`);
+  console.log(
+    `bundle ${WORKER_OUTFILE}: ${(bytes.length / 1024).toFixed(1)} KiB, gzip ${(gzipSync(bytes).length / 1024).toFixed(1)} KiB`,
+  );
 } finally {
   await localnet.close();
 }

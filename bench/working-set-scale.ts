@@ -36,7 +36,8 @@ const options = {
   profile: knobs.profile === "1",
 };
 const profileDir = `${RESULTS_DIR}profiles/scale-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-if (options.sizes.some((n) => !Number.isInteger(n) || n < 50)) throw new Error("BENCH_NAMES: comma-separated name counts of at least 50");
+if (options.sizes.some((n) => !Number.isInteger(n) || n < 50))
+  throw new Error("BENCH_NAMES: comma-separated name counts of at least 50");
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,7 +51,9 @@ interface LocalnetStats {
 /** The generated states are cached per seed, count, pool and generator source (see children/localnet.ts). */
 function workingSetCacheFile(names: number): string {
   const hash = createHash("sha256");
-  const generator = readdirSync(new URL("../testkit/chain-gen/", import.meta.url)).map((file) => `../testkit/chain-gen/${file}`);
+  const generator = readdirSync(new URL("../testkit/chain-gen/", import.meta.url)).map(
+    (file) => `../testkit/chain-gen/${file}`,
+  );
   for (const file of ["../testkit/chain-gen.ts", ...generator.sort(), "../testkit/rng.ts", "./working-set.ts"]) {
     hash.update(readFileSync(new URL(file, import.meta.url)));
   }
@@ -73,7 +76,12 @@ function agreesWithSdk(answer: Expected, entry: WorkingSetEntry): boolean | unde
   if (!sdk) return undefined;
   if (entry.undecodable) return answer.status === 422;
   if (sdk.kind === "key") return answer.status === 200 && answer.body === JSON.stringify({ s: "ok", result: sdk.key });
-  const status: Record<string, number> = { DomainDoesNotExist: 404, RecordMalformed: 422, WrongValidation: 422, InvalidRoA: 422 };
+  const status: Record<string, number> = {
+    DomainDoesNotExist: 404,
+    RecordMalformed: 422,
+    WrongValidation: 422,
+    InvalidRoA: 422,
+  };
   return answer.status === (status[sdk.error] ?? 500);
 }
 
@@ -81,7 +89,13 @@ interface SizeRun {
   readonly names: number;
   readonly round: number;
   readonly atStart: Memory;
-  readonly warm: { readonly paths: number; readonly seconds: number; readonly cpuUsPerAnswer: number; readonly sdkDisagreements: number; readonly memory: Memory };
+  readonly warm: {
+    readonly paths: number;
+    readonly seconds: number;
+    readonly cpuUsPerAnswer: number;
+    readonly sdkDisagreements: number;
+    readonly memory: Memory;
+  };
   readonly repeat: {
     readonly rps: number;
     readonly p50Ms: number;
@@ -102,7 +116,10 @@ interface SizeRun {
 type MemoStats = Record<string, { entries: number; bytes: number; budget: number }>;
 const formatMemos = (stats: MemoStats) =>
   Object.entries(stats)
-    .map(([name, m]) => `${name} ${m.entries.toLocaleString("en-US")} (${round(m.bytes / MB)} of ${round(m.budget / MB)} MB)`)
+    .map(
+      ([name, m]) =>
+        `${name} ${m.entries.toLocaleString("en-US")} (${round(m.bytes / MB)} of ${round(m.budget / MB)} MB)`,
+    )
     .join(", ");
 
 /** Busy CPU seconds of the whole machine, from /proc/stat (null off Linux). */
@@ -138,12 +155,17 @@ async function measureSize(names: number): Promise<SizeRun[]> {
       buildMs: number;
       cached: boolean;
     };
-    log(`N=${names}: ${entries.length} names, ${accounts} accounts (${cached ? "read from cache" : "generated"} in ${buildMs} ms)`);
+    log(
+      `N=${names}: ${entries.length} names, ${accounts} accounts (${cached ? "read from cache" : "generated"} in ${buildMs} ms)`,
+    );
 
     // One path per name: `.sol` for a share of the names that take both suffixes, as the main bench's mix.
     const rng = createRng(options.seed + 1);
     const paths = entries.map((entry) =>
-      pathOf(entry.name, entry.suffixes.length === 1 ? entry.suffixes[0]! : rng.next() < options.solShare ? ".sol" : ".sns"),
+      pathOf(
+        entry.name,
+        entry.suffixes.length === 1 ? entry.suffixes[0]! : rng.next() < options.solShare ? ".sol" : ".sns",
+      ),
     );
     const entryOf = new Map(paths.map((path, i) => [path, entries[i]!]));
     const branchOf = new Map(paths.map((path, i) => [path, entries[i]!.branch]));
@@ -161,7 +183,10 @@ async function measureSize(names: number): Promise<SizeRun[]> {
         ...gatewayOverrides(),
         RESOLVE_CACHE_TTL_MS: "0",
       };
-      const gateway = await Child.start("gateway", childScript("children/gateway"), { env, execArgv: options.gatewayNodeFlags });
+      const gateway = await Child.start("gateway", childScript("children/gateway"), {
+        env,
+        execArgv: options.gatewayNodeFlags,
+      });
       try {
         await localnet.call("latency", 0);
         const start = await gateway.usage();
@@ -174,7 +199,9 @@ async function measureSize(names: number): Promise<SizeRun[]> {
         const warmed = await gateway.usage();
         const memosWarm = await gateway.call<MemoStats>("memos").catch(() => null);
         const expected = new Map(paths.map((path, i) => [path, answers[i]!]));
-        const sdkDisagreements = paths.filter((path, i) => agreesWithSdk(answers[i]!, entryOf.get(path)!) === false).length;
+        const sdkDisagreements = paths.filter(
+          (path, i) => agreesWithSdk(answers[i]!, entryOf.get(path)!) === false,
+        ).length;
         log(
           `N=${names} round ${r + 1}: warm pass ${paths.length} paths in ${round(warmS)} s, ` +
             `${round((warmed.cpuUs - start.cpuUs) / paths.length)} µs CPU each, RSS ${round(warmed.rssBytes / MB)} MB ` +
@@ -194,7 +221,11 @@ async function measureSize(names: number): Promise<SizeRun[]> {
         const p0 = process.cpuUsage();
         const l0 = await localnet.usage();
         const load = await runLoad({ ...common, durationS: options.durationS, start: 100_003 });
-        const [s1, l1, stats] = await Promise.all([gateway.usage(), localnet.usage(), localnet.call<LocalnetStats>("stats")]);
+        const [s1, l1, stats] = await Promise.all([
+          gateway.usage(),
+          localnet.usage(),
+          localnet.call<LocalnetStats>("stats"),
+        ]);
         const p1 = process.cpuUsage(p0);
         const m1 = machineBusyS();
         if (options.profile) {
@@ -262,8 +293,22 @@ const median = (values: readonly number[]) => {
 
 function formatTable(runs: readonly SizeRun[]): string {
   const header = [
-    "names", "round", "RSS start", "RSS warm", "heap used", "external", "warm µs", "req/s", "p50 ms", "p99 ms",
-    "CPU µs/ans", "RPC/1k", "RSS after", "peak", "mismatch", "other",
+    "names",
+    "round",
+    "RSS start",
+    "RSS warm",
+    "heap used",
+    "external",
+    "warm µs",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "CPU µs/ans",
+    "RPC/1k",
+    "RSS after",
+    "peak",
+    "mismatch",
+    "other",
   ];
   const rows = runs.map((r) => [
     r.names.toLocaleString("en-US"),
@@ -284,7 +329,8 @@ function formatTable(runs: readonly SizeRun[]): string {
     r.repeat.otherCores === null ? "n/a" : String(r.repeat.otherCores),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -292,7 +338,8 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   log(`compiling server children (tsc) ...`);
   const build = buildChildren();
-  if (build.diagnostics) log(`tsc reported (JavaScript was emitted anyway):\n${build.diagnostics.split("\n").slice(0, 10).join("\n")}`);
+  if (build.diagnostics)
+    log(`tsc reported (JavaScript was emitted anyway):\n${build.diagnostics.split("\n").slice(0, 10).join("\n")}`);
   log(`gateway node flags: ${options.gatewayNodeFlags.join(" ") || "(none)"}`);
   if (options.profile) mkdirSync(profileDir, { recursive: true });
   const runs: SizeRun[] = [];

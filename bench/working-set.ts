@@ -120,7 +120,12 @@ export function generateWorkingSetParts(seed: number, total: number, options: Wo
     entries.push({ name: `bad${i}.x.y`, branch: "request/invalid-input", suffixes: BOTH, undecodable: false });
   }
   for (let i = 0; i < scaled(REQUEST_SHAPES["request/unsupported-tld"]); i++) {
-    entries.push({ name: `other${i}`, branch: "request/unsupported-tld", suffixes: [rng.pick([".com", ".eth", ""])], undecodable: false });
+    entries.push({
+      name: `other${i}`,
+      branch: "request/unsupported-tld",
+      suffixes: [rng.pick([".com", ".eth", ""])],
+      undecodable: false,
+    });
   }
   return { states, entries };
 }

@@ -29,7 +29,11 @@ export const pathOf = (name: string, suffix: string): string => `/resolve/${enco
  * Ranks are assigned by a seeded shuffle, so which branches are hot depends
  * on the seed, not on the order the generator emitted them in.
  */
-export function buildWorkload(entries: readonly WorkingSetEntry[], rng: () => number, options: WorkloadOptions): Workload {
+export function buildWorkload(
+  entries: readonly WorkingSetEntry[],
+  rng: () => number,
+  options: WorkloadOptions,
+): Workload {
   const ranked = [...entries];
   for (let i = ranked.length - 1; i > 0; i--) {
     const j = Math.floor(rng() * (i + 1));

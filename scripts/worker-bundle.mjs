@@ -17,8 +17,14 @@ const require = createRequire(import.meta.url);
 const textImports = {
   name: "text-imports",
   setup(build) {
-    build.onResolve({ filter: /\?text$/ }, (args) => ({ path: require.resolve(args.path.slice(0, -"?text".length)), namespace: "text" }));
-    build.onLoad({ filter: /.*/, namespace: "text" }, async (args) => ({ contents: await readFile(args.path, "utf8"), loader: "text" }));
+    build.onResolve({ filter: /\?text$/ }, (args) => ({
+      path: require.resolve(args.path.slice(0, -"?text".length)),
+      namespace: "text",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "text" }, async (args) => ({
+      contents: await readFile(args.path, "utf8"),
+      loader: "text",
+    }));
   },
 };
 

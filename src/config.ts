@@ -22,7 +22,12 @@ const intFrom = (fallback: number, min: number, max: number) => {
   const error = `must be an integer in [${min}, ${max}]`;
   return z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    z.coerce.number({ error }).int({ error, abort: true }).min(min, { error, abort: true }).max(max, { error }).default(fallback),
+    z.coerce
+      .number({ error })
+      .int({ error, abort: true })
+      .min(min, { error, abort: true })
+      .max(max, { error })
+      .default(fallback),
   );
 };
 
@@ -54,7 +59,10 @@ const rpcUrls = z
       .map((url) => url.trim())
       .filter((url) => url !== "");
     if (urls.some((url) => !httpUrl.safeParse(url).success)) {
-      ctx.addIssue({ code: "custom", message: urls.length > 1 ? "must be http(s) URLs separated by commas" : "must be an http(s) URL" });
+      ctx.addIssue({
+        code: "custom",
+        message: urls.length > 1 ? "must be http(s) URLs separated by commas" : "must be an http(s) URL",
+      });
       return z.NEVER;
     }
     if (new Set(urls.map((url) => new URL(url).href)).size !== urls.length) {
@@ -102,7 +110,10 @@ const RPC_RATE_LIMIT_DEFAULT = 20_000;
 
 const schema = z.object({
   PORT: intFrom(3000, 0, 65535),
-  HOST: z.string().optional().transform((v) => v?.trim() || "0.0.0.0"),
+  HOST: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || "0.0.0.0"),
   RPC_URL: rpcUrls,
   RPC_TIMEOUT_MS: intFrom(5000, 1, 600_000),
   RPC_HEDGE_MS: intFrom(0, 0, 600_000),

@@ -18,13 +18,25 @@ import { LocalnetSettingError, type LocalnetSettings, localnetSettings } from ".
 async function main(): Promise<void> {
   const srs = process.argv.includes("--srs") || process.env.SOL_SRS_RESOLUTION === "on";
   // The localnet's settings as `npm run localnet` reads them, but an ephemeral port unless one is set.
-  const settings = settingsOrExit(() => localnetSettings({ LOCALNET_PORT: "0", ...process.env }, DEMO_FIXTURE_PATH, process.cwd()));
+  const settings = settingsOrExit(() =>
+    localnetSettings({ LOCALNET_PORT: "0", ...process.env }, DEMO_FIXTURE_PATH, process.cwd()),
+  );
   const ledger = await loadFixtureFile(settings.fixturePath, settings.ledger);
   const localnetPort = settings.port;
   const localnet = await startLocalnet({ ledger, port: localnetPort }).catch(
-    exitOnListenFailure({ port: localnetPort, host: "127.0.0.1", portSetting: "LOCALNET_PORT", hostSetting: "LOCALNET_HOST" }),
+    exitOnListenFailure({
+      port: localnetPort,
+      host: "127.0.0.1",
+      portSetting: "LOCALNET_PORT",
+      hostSetting: "LOCALNET_HOST",
+    }),
   );
-  const config = loadConfig({ HOST: "127.0.0.1", ...process.env, RPC_URL: localnet.url, ...(srs && { SOL_SRS_RESOLUTION: "on" }) });
+  const config = loadConfig({
+    HOST: "127.0.0.1",
+    ...process.env,
+    RPC_URL: localnet.url,
+    ...(srs && { SOL_SRS_RESOLUTION: "on" }),
+  });
   const logger = pino({ level: config.logLevel });
   const gateway = await startGateway(config, logger).catch(
     exitOnListenFailure({ port: config.port, host: config.host, portSetting: "PORT", hostSetting: "HOST" }),
@@ -38,7 +50,9 @@ async function main(): Promise<void> {
     ["valid V1 SOL record", "/resolve/v1-sol.sns"],
     ["plain registry owner", "/resolve/plain.sns"],
     ["subdomain", "/resolve/dex.bonfida.sns"],
-    ...(srs ? SRS_DEMO_EXAMPLES.map(([what, path]): [string, string] => [what, path]) : [["legacy .sol before the cutoff slot", "/resolve/plain.sol"] as [string, string]]),
+    ...(srs
+      ? SRS_DEMO_EXAMPLES.map(([what, path]): [string, string] => [what, path])
+      : [["legacy .sol before the cutoff slot", "/resolve/plain.sol"] as [string, string]]),
     ["not found (404)", "/resolve/nobody.sns"],
     ["malformed record (422)", "/resolve/invalid-roa.sns"],
     ["one record, verified and decoded", "/record-v2/plain/email"],
@@ -59,17 +73,28 @@ async function main(): Promise<void> {
       `/multiple-primary-domains/${["alice", "bob", "carol", "dave", "mallory"].map((name) => identity(name).address).join(",")}`,
     ],
     ["subdomains with a reverse record", "/subdomains/bonfida"],
-    ["instructions registering example.sns, paid in USDC (no RPC read)", `/register?buyer=${identity("bob").address}&domain=example&space=1000`],
+    [
+      "instructions registering example.sns, paid in USDC (no RPC read)",
+      `/register?buyer=${identity("bob").address}&domain=example&space=1000`,
+    ],
     [
       "the same with a referrer, paid in SOL, as an unsigned transaction",
       `/register?buyer=${identity("bob").address}&domain=example&space=1000&referrer=HemvJzwxvVpWBjPETpaseAH395WAxb2G73MeUfjVkK1u&mint=So11111111111111111111111111111111111111112&serialize=true`,
     ],
-    ["instructions creating team.plain (one RPC round trip)", `/create-subdomain?owner=${identity("bob").address}&subdomain=team.plain`],
-    ["the same as an unsigned transaction", `/create-subdomain?owner=${identity("bob").address}&subdomain=team.plain&serialize=true`],
+    [
+      "instructions creating team.plain (one RPC round trip)",
+      `/create-subdomain?owner=${identity("bob").address}&subdomain=team.plain`,
+    ],
+    [
+      "the same as an unsigned transaction",
+      `/create-subdomain?owner=${identity("bob").address}&subdomain=team.plain&serialize=true`,
+    ],
   ];
   const lines = examples.map(([what, path]) => `  # ${what}\n  curl -s '${base}${path}'`);
   const bulk = JSON.stringify({ domains: ["bonfida.sns", "v2-sol.sns", "plain.sol", "nobody.sns", "bonfida.com"] });
-  lines.push(`  # up to 1,000 names in one request, one item per name\n  curl -s -X POST '${base}/resolve' -d '${bulk}'`);
+  lines.push(
+    `  # up to 1,000 names in one request, one item per name\n  curl -s -X POST '${base}/resolve' -d '${bulk}'`,
+  );
   console.log(
     [
       `localnet (Solana JSON-RPC) ${localnet.url} — ${ledger.size} accounts, slot ${ledger.slot}`,

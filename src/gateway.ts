@@ -7,7 +7,13 @@ import { ClientCallLimit } from "./http/frame/client-call-limit.js";
 import type { DocsAssets } from "./http/docs-assets.js";
 import type { Logger } from "./logger.js";
 import type { Defer, SettlePacing } from "./rpc/account-loader.js";
-import { type AnswerMemory, type CutoffMemory, type EndpointSelector, RpcEndpoints, namesConfiguredOf } from "./rpc/endpoints.js";
+import {
+  type AnswerMemory,
+  type CutoffMemory,
+  type EndpointSelector,
+  RpcEndpoints,
+  namesConfiguredOf,
+} from "./rpc/endpoints.js";
 import type { RpcEndpoint } from "./rpc/endpoint.js";
 import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";

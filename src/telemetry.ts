@@ -69,15 +69,7 @@ export type RpcEndpointLabel = "rpc_url" | "override";
 
 /** How one RPC HTTP request ended, as seen by the transport. */
 export type RpcRequestOutcome =
-  | "ok"
-  | "http_status"
-  | "invalid_response"
-  | "network"
-  | "timeout"
-  | "too_large"
-  | "overloaded"
-  | "budget"
-  | "refused";
+  "ok" | "http_status" | "invalid_response" | "network" | "timeout" | "too_large" | "overloaded" | "budget" | "refused";
 
 /** How one JSON-RPC call ended: answered, answered with an error object, failed in transport, or timed out. */
 export type RpcCallOutcome = "ok" | "rpc_error" | "transport_fault" | "timeout";

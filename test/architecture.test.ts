@@ -31,7 +31,9 @@ const under = (folder: string) => (path: string) => path.startsWith(join(SRC, fo
 
 /** The relative module specifiers a file imports or re-exports, resolved to paths. */
 function relativeImports(path: string): string[] {
-  const specifiers = [...code(path).matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => match[1]!);
+  const specifiers = [...code(path).matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map(
+    (match) => match[1]!,
+  );
   return specifiers.map((specifier) => resolve(dirname(path), specifier));
 }
 
@@ -46,7 +48,9 @@ describe("architecture", () => {
   });
 
   it("memos are created only through src/sns/memos.ts, which reports every budget", () => {
-    const offenders = ALL.filter((path) => !path.endsWith("src/sns/memos.ts") && /\bnew SlabMemo\s*\(/.test(code(path))).map(rel);
+    const offenders = ALL.filter(
+      (path) => !path.endsWith("src/sns/memos.ts") && /\bnew SlabMemo\s*\(/.test(code(path)),
+    ).map(rel);
     expect(offenders).toEqual([]);
     const budgets = memoBudgets();
     expect(Object.fromEntries(Object.entries(budgets).map(([name, stats]) => [name, stats.budget]))).toEqual({
@@ -63,7 +67,9 @@ describe("architecture", () => {
 
   it("every route declares its answers (caching, wording) where it is declared", () => {
     expect(routes.length).toBeGreaterThan(15);
-    expect(routes.filter((route) => !answersOf(route.handler)).map((route) => `${route.method} ${route.path}`)).toEqual([]);
+    expect(routes.filter((route) => !answersOf(route.handler)).map((route) => `${route.method} ${route.path}`)).toEqual(
+      [],
+    );
   });
 
   it("no route path is written outside src/http/routes/", () => {
@@ -73,7 +79,8 @@ describe("architecture", () => {
     const literal = new RegExp(`["'\`]/(${segments.map((s) => s.replace(/[.]/g, "\\.")).join("|")})(?=["'\`/?{:])`);
     // The localnet (another server, with its own `/health`) and the demo (a client of the gateway) are not the gateway.
     const gatewaySources = ALL.filter((path) => !under("localnet")(path) && !path.endsWith("src/demo.ts"));
-    const offenders = gatewaySources.filter((path) => !under("http/routes")(path))
+    const offenders = gatewaySources
+      .filter((path) => !under("http/routes")(path))
       .filter((path) => literal.test(code(path)))
       .map((path) => `${rel(path)}: ${literal.exec(code(path))![0]}`);
     expect(offenders).toEqual([]);

@@ -20,7 +20,8 @@ const errorOf = (env: Record<string, string>): string | undefined => {
 
 /** The configuration's plain values by path (`rpcBudget.maxCalls`). */
 function leaves(value: unknown, path = ""): [string, unknown][] {
-  if (value === null || typeof value !== "object" || value instanceof Set || Array.isArray(value)) return [[path, value]];
+  if (value === null || typeof value !== "object" || value instanceof Set || Array.isArray(value))
+    return [[path, value]];
   return Object.entries(value).flatMap(([key, inner]) => leaves(inner, path ? `${path}.${key}` : key));
 }
 const defaultLeaves = new Map(leaves(defaults));
@@ -28,7 +29,9 @@ const defaultLeaves = new Map(leaves(defaults));
 /** The one value of the configuration that `env` changes from the defaults, if any. */
 function changed(env: Record<string, string>): unknown {
   const same = (a: unknown, b: unknown) =>
-    typeof a === "object" && a !== null ? JSON.stringify(a instanceof Set ? [...a] : a) === JSON.stringify(b instanceof Set ? [...b] : b) : Object.is(a, b);
+    typeof a === "object" && a !== null
+      ? JSON.stringify(a instanceof Set ? [...a] : a) === JSON.stringify(b instanceof Set ? [...b] : b)
+      : Object.is(a, b);
   const differing = leaves(loadConfig(env)).filter(([path, value]) => !same(value, defaultLeaves.get(path)));
   return differing[0]?.[1];
 }
@@ -36,7 +39,23 @@ function changed(env: Record<string, string>): unknown {
 /** Integer spellings around a range: inside, at and past both ends, and what Number() reads oddly. */
 function integerValues(min: number, max: number): string[] {
   const near = [min - 1, min, min + 1, Math.floor((min + max) / 2), max - 1, max, max + 1].map(String);
-  return [...near, "", " ", " 12 ", "1.5", "1e3", "0x10", "+5", "-0", "abc", "Infinity", "NaN", "9007199254740993", "00012", "1_000"];
+  return [
+    ...near,
+    "",
+    " ",
+    " 12 ",
+    "1.5",
+    "1e3",
+    "0x10",
+    "+5",
+    "-0",
+    "abc",
+    "Infinity",
+    "NaN",
+    "9007199254740993",
+    "00012",
+    "1_000",
+  ];
 }
 
 const FLAG_SPELLINGS = ["0", "1", "true", "false", ""];
@@ -61,14 +80,15 @@ describe("configuration coercions", () => {
       const accepted = blank || (Number.isSafeInteger(number) && number >= min && number <= max);
       const error = errorOf({ [name]: value });
       if (!accepted) {
-        expect(error, `${name}=${JSON.stringify(value)}`).toBe(`invalid configuration: ${name}: must be an integer in [${min}, ${max}]`);
+        expect(error, `${name}=${JSON.stringify(value)}`).toBe(
+          `invalid configuration: ${name}: must be an integer in [${min}, ${max}]`,
+        );
         continue;
       }
       expect(error, `${name}=${JSON.stringify(value)}`).toBeUndefined();
       const read = changed({ [name]: value });
       if (read !== undefined) expect(read, `${name}=${JSON.stringify(value)}`).toBe(number);
       if (blank) expect(read).toBeUndefined();
-
     }
   });
 
@@ -89,7 +109,14 @@ describe("configuration coercions", () => {
   });
 
   it("RPC_URL: http(s) URLs as the URL standard parses them", () => {
-    for (const url of ["http://a", "https://a.example/x?k=1", "http://[::1]:8899", "http:/a", "HTTP://A.EXAMPLE", " https://a.example "]) {
+    for (const url of [
+      "http://a",
+      "https://a.example/x?k=1",
+      "http://[::1]:8899",
+      "http:/a",
+      "HTTP://A.EXAMPLE",
+      " https://a.example ",
+    ]) {
       expect(errorOf({ RPC_URL: url }), url).toBeUndefined();
     }
     for (const url of ["ftp://a", "http://", "javascript:alert(1)", "a.example", "https://"]) {

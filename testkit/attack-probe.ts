@@ -15,7 +15,12 @@ export interface AttackOutcome {
  * every `probeEveryMs` (each on its own, never waiting for the one before):
  * what any other client of the gateway would see while it is answered.
  */
-export async function attackWithProbes(gateway: string, path: string, probeEveryMs = 50, timeoutMs = 120_000): Promise<AttackOutcome> {
+export async function attackWithProbes(
+  gateway: string,
+  path: string,
+  probeEveryMs = 50,
+  timeoutMs = 120_000,
+): Promise<AttackOutcome> {
   const probes: Promise<number>[] = [];
   const probe = (): Promise<number> => {
     const sent = performance.now();
@@ -27,12 +32,21 @@ export async function attackWithProbes(gateway: string, path: string, probeEvery
   const timer = setInterval(() => probes.push(probe()), probeEveryMs);
   const started = performance.now();
   try {
-    const answer = await request(gateway, path, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => ({ status: 0, body: "no answer" }));
+    const answer = await request(gateway, path, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => ({
+      status: 0,
+      body: "no answer",
+    }));
     const ms = performance.now() - started;
     clearInterval(timer);
     probes.push(probe());
     const waits = await Promise.all(probes);
-    return { status: answer.status, body: answer.body, ms, healthWorstMs: Math.max(...waits), healthProbes: waits.length };
+    return {
+      status: answer.status,
+      body: answer.body,
+      ms,
+      healthWorstMs: Math.max(...waits),
+      healthProbes: waits.length,
+    };
   } finally {
     clearInterval(timer);
   }

@@ -2,7 +2,8 @@ import { Agent, request } from "undici";
 import { identity } from "../src/localnet/index.js";
 
 /** Keep-alive connections for bursts: one per request in flight. */
-export const burstAgent = (connections: number): Agent => new Agent({ connections, pipelining: 1, keepAliveTimeout: 30_000 });
+export const burstAgent = (connections: number): Agent =>
+  new Agent({ connections, pipelining: 1, keepAliveTimeout: 30_000 });
 
 /**
  * `count` requests at once, request i to `pathFor(i)`, each on its own connection of `agent`: statuses
@@ -18,9 +19,11 @@ export async function burst(
   const started = performance.now();
   await Promise.all(
     Array.from({ length: count }, async (_, i) => {
-      const answer = await request(`${base}${pathFor(i)}`, { dispatcher: agent, headersTimeout: 120_000, bodyTimeout: 120_000 }).catch(
-        () => undefined,
-      );
+      const answer = await request(`${base}${pathFor(i)}`, {
+        dispatcher: agent,
+        headersTimeout: 120_000,
+        bodyTimeout: 120_000,
+      }).catch(() => undefined);
       await answer?.body.dump();
       const status = answer?.statusCode ?? 0;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -31,9 +34,39 @@ export async function burst(
 
 /** `200×1024 503×12`. */
 export const countedStatuses = (statuses: ReadonlyMap<number, number>): string =>
-  [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ");
+  [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(" ");
 
-const TYPES = ["SOL", "ETH", "BTC", "LTC", "DOGE", "email", "url", "discord", "github", "reddit", "twitter", "telegram", "pic", "SHDW", "POINT", "BSC", "INJ", "IPFS", "ARWV", "A", "AAAA", "CNAME", "TXT", "background", "BASE", "backpack"];
+const TYPES = [
+  "SOL",
+  "ETH",
+  "BTC",
+  "LTC",
+  "DOGE",
+  "email",
+  "url",
+  "discord",
+  "github",
+  "reddit",
+  "twitter",
+  "telegram",
+  "pic",
+  "SHDW",
+  "POINT",
+  "BSC",
+  "INJ",
+  "IPFS",
+  "ARWV",
+  "A",
+  "AAAA",
+  "CNAME",
+  "TXT",
+  "background",
+  "BASE",
+  "backpack",
+];
 /** Wallets of the demo ledger, with and without primary domains. */
 const WALLETS = ["alice", "bob", "carol", "dave", "mallory"].map((name) => identity(name).address);
 

@@ -34,7 +34,11 @@ export interface EntryProcess {
  * environment is this process's with `env` over it, or `env` alone when
  * `inherit` is false.
  */
-export function startEntry(command: readonly string[], env: Readonly<Record<string, string | undefined>>, inherit = true): EntryProcess {
+export function startEntry(
+  command: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  inherit = true,
+): EntryProcess {
   const [file, ...args] = command[0] === "npm" ? command : [process.execPath, "--import", "tsx", ...command];
   const environment = inherit ? { ...process.env, ...env } : { ...env };
   const child = spawn(file!, args, { cwd: ROOT, env: environment, detached: true, stdio: ["ignore", "pipe", "pipe"] });

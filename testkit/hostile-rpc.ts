@@ -9,13 +9,18 @@ import type { AddressInfo } from "node:net";
  */
 export const HOSTILE_SHAPES = {
   /** 15 MB of `[[],[],…]` as the account list: millions of objects if parsed. */
-  "flat-arrays": () => chunks(`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":1},"value":[`, "[],", 15 << 20, "[]]}}"),
+  "flat-arrays": () =>
+    chunks(`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":1},"value":[`, "[],", 15 << 20, "[]]}}"),
   /** 4 MB of `[` then as many `]`. */
   "deep-nesting": () => chunks(`{"jsonrpc":"2.0","id":1,"result":`, "[", 4 << 20, `${"]".repeat(4 << 20)}}`),
   /** A JSON-RPC error whose message and data are 1 MB each, with newlines and terminal escapes. */
   "huge-error": () => {
     const noise = "\n\u001b[31mFAKE LOG LINE level=error\u001b[0m ".repeat(2 ** 20 / 40);
-    return [Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: noise, data: { logs: noise } } }))];
+    return [
+      Buffer.from(
+        JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: noise, data: { logs: noise } } }),
+      ),
+    ];
   },
   /** The same error, 12 MB of message: over any answer limit. */
   "huge-error-12mb": () => chunks(`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"`, "x", 12 << 20, `"}}`),
@@ -154,7 +159,9 @@ interface Filter {
 /** Which list a getProgramAccounts call asks for, by program and filters. */
 function listAsked(params: unknown): ListingKind | undefined {
   const [program, config] = Array.isArray(params) ? params : [];
-  const filters = ((config as { filters?: Filter[] } | undefined)?.filters ?? []).map((f) => f.memcmp?.offset ?? "size");
+  const filters = ((config as { filters?: Filter[] } | undefined)?.filters ?? []).map(
+    (f) => f.memcmp?.offset ?? "size",
+  );
   if (program === TOKEN_PROGRAM) return "mints";
   if (program !== NAME_PROGRAM) return undefined;
   if (filters.length === 1 && filters[0] === 0) return "children";
@@ -170,7 +177,8 @@ export async function startListingRpc(): Promise<ListingRpc> {
     const id = `${kind}/${count}`;
     let json = lists.get(id);
     if (json === undefined) {
-      const data = kind === "mints" ? (i: number) => Buffer.from(base58.decode(mintKeys[i]!)).toString("base64") : () => "";
+      const data =
+        kind === "mints" ? (i: number) => Buffer.from(base58.decode(mintKeys[i]!)).toString("base64") : () => "";
       const keys = listedKeys(kind === "mints" ? "owned" : kind, count);
       const mintKeys = kind === "mints" ? listedKeys("mints", count) : [];
       json = `[${keys
@@ -180,7 +188,11 @@ export async function startListingRpc(): Promise<ListingRpc> {
     }
     return json;
   };
-  const answer = (kind: ListingKind, count: number, call: { id?: unknown; method?: unknown; params?: unknown }): string => {
+  const answer = (
+    kind: ListingKind,
+    count: number,
+    call: { id?: unknown; method?: unknown; params?: unknown },
+  ): string => {
     const id = JSON.stringify(call.id ?? null);
     const result = (value: string) => `{"jsonrpc":"2.0","id":${id},"result":${value}}`;
     switch (call.method) {

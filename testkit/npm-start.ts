@@ -36,6 +36,7 @@ const ALLOCATOR_VARIABLE = /^(MALLOC_[A-Z_]+|GLIBC_TUNABLES)$/;
 export function startEnvFor(start: NpmStart, env: NodeJS.ProcessEnv): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(start.env)) result[name] = env[name] ?? value;
-  for (const [name, value] of Object.entries(env)) if (ALLOCATOR_VARIABLE.test(name) && value !== undefined) result[name] = value;
+  for (const [name, value] of Object.entries(env))
+    if (ALLOCATOR_VARIABLE.test(name) && value !== undefined) result[name] = value;
   return result;
 }

@@ -8,7 +8,11 @@ export function sampleValue(text: string, name: string, labels: Record<string, s
     if (line.startsWith("#")) continue;
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = (match[2] ?? "").split(/,(?=[a-zA-Z_]+=)/).filter(Boolean).sort().join(",");
+    const found = (match[2] ?? "")
+      .split(/,(?=[a-zA-Z_]+=)/)
+      .filter(Boolean)
+      .sort()
+      .join(",");
     if (found === wanted) return Number(match[3]);
   }
   return 0;

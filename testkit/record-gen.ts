@@ -18,8 +18,24 @@ export const ID_LENGTH: readonly number[] = [0, 32, 20, 32];
 const GUARDIAN = addressToBytes(GUARDIAN_KEY);
 const EVM_TYPES: ReadonlySet<RecordType> = new Set<RecordType>(["ETH", "BSC", "BASE", "INJ"]);
 const TEXT_TYPES: ReadonlySet<RecordType> = new Set<RecordType>([
-  "IPFS", "ARWV", "BTC", "LTC", "DOGE", "email", "url", "discord", "github", "reddit",
-  "twitter", "telegram", "pic", "SHDW", "POINT", "backpack", "IPNS", "bio",
+  "IPFS",
+  "ARWV",
+  "BTC",
+  "LTC",
+  "DOGE",
+  "email",
+  "url",
+  "discord",
+  "github",
+  "reddit",
+  "twitter",
+  "telegram",
+  "pic",
+  "SHDW",
+  "POINT",
+  "backpack",
+  "IPNS",
+  "bio",
 ]);
 
 const CHARS = [
@@ -130,7 +146,11 @@ export function randomRecordAccount(rng: Rng, type: RecordType, domain: RecordDo
   const stalenessValidation = rng.bool(0.5) ? 1 : randomValidation(rng);
   const rightOfAssociationValidation = rng.bool(0.3) ? (EVM_TYPES.has(type) ? 2 : 1) : randomValidation(rng);
   const stalenessId = randomId(rng, ID_LENGTH[stalenessValidation] ?? rng.int(0, 39), owners);
-  const roaId = randomId(rng, ID_LENGTH[rightOfAssociationValidation] ?? rng.int(0, 39), [content, GUARDIAN, ...owners]);
+  const roaId = randomId(rng, ID_LENGTH[rightOfAssociationValidation] ?? rng.int(0, 39), [
+    content,
+    GUARDIAN,
+    ...owners,
+  ]);
   const trailing = rng.bool(0.15) ? rng.bytes(rng.int(1, 8)) : new Uint8Array(0);
   const account = encodeRecordV2Account({
     parent: domain.parent,

@@ -94,7 +94,9 @@ export class SdkWorker<Outcome> {
     const worker = new Worker(source, { eval: true, workerData: { packageJson, ...workerData } });
     await new Promise<void>((resolve, reject) => {
       worker.once("error", reject);
-      worker.once("message", (reply: Reply<Outcome>) => (reply.ready ? resolve() : reject(new Error("SDK worker did not start"))));
+      worker.once("message", (reply: Reply<Outcome>) =>
+        reply.ready ? resolve() : reject(new Error("SDK worker did not start")),
+      );
     });
     return new SdkWorker<Outcome>(worker);
   }

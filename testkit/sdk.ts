@@ -46,8 +46,14 @@ interface SdkOracle {
   reverseLookup(connection: Connection, nameAccount: PublicKey, parent?: PublicKey): Promise<string>;
   getAllDomains(connection: Connection, wallet: PublicKey): Promise<PublicKey[]>;
   reverseLookupBatch(connection: Connection, nameAccounts: PublicKey[]): Promise<(string | undefined)[]>;
-  getTokenizedDomains(connection: Connection, wallet: PublicKey): Promise<{ key: PublicKey; mint: PublicKey; reverse: string }[]>;
-  getFavoriteDomain(connection: Connection, wallet: PublicKey): Promise<{ domain: PublicKey; reverse: string; stale: boolean }>;
+  getTokenizedDomains(
+    connection: Connection,
+    wallet: PublicKey,
+  ): Promise<{ key: PublicKey; mint: PublicKey; reverse: string }[]>;
+  getFavoriteDomain(
+    connection: Connection,
+    wallet: PublicKey,
+  ): Promise<{ domain: PublicKey; reverse: string; stale: boolean }>;
   getMultipleFavoriteDomains(connection: Connection, wallets: PublicKey[]): Promise<(string | undefined)[]>;
   findSubdomains(connection: Connection, parent: PublicKey): Promise<string[]>;
   NameRegistryState: {

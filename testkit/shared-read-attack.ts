@@ -55,6 +55,8 @@ export async function sharedReadAttack(gateway: string, attack: SharedReadAttack
   }
   const attacking = request(gateway, attack.attackPath, { headers: attackerHeaders });
   await new Promise((resolve) => setTimeout(resolve, attack.joinAfterMs));
-  const bystanders = await Promise.all(attack.bystanders.map((client) => request(gateway, attack.bystanderPath, { headers: headersOf(client) })));
+  const bystanders = await Promise.all(
+    attack.bystanders.map((client) => request(gateway, attack.bystanderPath, { headers: headersOf(client) })),
+  );
   return { attackerLeft: left, attacker: await attacking, bystanders };
 }

@@ -43,7 +43,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function lowered(call: Call, lead: number): Call {
   if (!Array.isArray(call.params)) return call;
   const params = call.params.map((param: unknown) =>
-    isObject(param) && typeof param.minContextSlot === "number" ? { ...param, minContextSlot: Math.max(0, param.minContextSlot - lead) } : param,
+    isObject(param) && typeof param.minContextSlot === "number"
+      ? { ...param, minContextSlot: Math.max(0, param.minContextSlot - lead) }
+      : param,
   );
   return { ...call, params };
 }

@@ -30,7 +30,10 @@ export interface FloodReport {
 
 async function main(order: FloodOrder): Promise<FloodReport> {
   const started = performance.now();
-  const bodies = await openSlowBodies(order.url, order.count, order.options, { batch: order.batch, withinMs: order.withinMs });
+  const bodies = await openSlowBodies(order.url, order.count, order.options, {
+    batch: order.batch,
+    withinMs: order.withinMs,
+  });
   const openedMs = performance.now() - started;
   const unanswered = () => bodies.filter((body) => body.status() === 0).length;
   const settling = performance.now();

@@ -1,9 +1,20 @@
 import type { Address } from "@solana/kit";
-import { type Ledger, associatedToken2022Address, buildDomainAccounts, identity, pdaAddress } from "../src/localnet/index.js";
+import {
+  type Ledger,
+  associatedToken2022Address,
+  buildDomainAccounts,
+  identity,
+  pdaAddress,
+} from "../src/localnet/index.js";
 import { SRS_PROGRAM_ID, SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../src/sns/constants.js";
 import { deriveSrsMint, deriveSrsRecordKey } from "../src/sns/derive.js";
 import { encodeSrsRecord } from "../src/sns/layouts/srs-record.js";
-import { IMMUTABLE_OWNER, encodeToken2022Account, encodeToken2022Mint, mintCloseAuthority } from "../src/sns/layouts/token-2022.js";
+import {
+  IMMUTABLE_OWNER,
+  encodeToken2022Account,
+  encodeToken2022Mint,
+  mintCloseAuthority,
+} from "../src/sns/layouts/token-2022.js";
 import type { Rng } from "./rng.js";
 
 /*
@@ -36,7 +47,8 @@ function expiryFor(rng: Rng, now: number): { expiry: bigint; shape: string } {
   if (roll < 0.75) return { expiry: BigInt(now + rng.int(HOUR, 1_000_000_000)), shape: "ahead" };
   if (roll < 0.85) return { expiry: BigInt(now - rng.int(HOUR, 1_000_000_000)), shape: "past" };
   if (roll < 0.9) return { expiry: -1n, shape: "minus-1" };
-  if (roll < 0.95) return rng.bool() ? { expiry: -(2n ** 63n), shape: "i64-min" } : { expiry: 2n ** 63n - 1n, shape: "i64-max" };
+  if (roll < 0.95)
+    return rng.bool() ? { expiry: -(2n ** 63n), shape: "i64-min" } : { expiry: 2n ** 63n - 1n, shape: "i64-max" };
   return { expiry: BigInt(rng.int(1, 1_000_000)), shape: "small" };
 }
 
@@ -51,8 +63,18 @@ function ownerFor(rng: Rng, tag: string): FinalOwner {
   const roll = rng.next();
   if (roll < 0.7) return { address: identity(`${tag}-wallet`).address, shape: "wallet", write: () => undefined };
   const pda = pdaAddress(`${tag}-pda`);
-  if (roll < 0.8) return { address: pda, shape: "pda-allowed", write: (l) => void l.setAccount(pda, { owner: SRS_ALLOWED_PROGRAM, data: new Uint8Array(4) }) };
-  if (roll < 0.9) return { address: pda, shape: "pda-other", write: (l) => void l.setAccount(pda, { owner: OTHER_PROGRAM, data: new Uint8Array(4) }) };
+  if (roll < 0.8)
+    return {
+      address: pda,
+      shape: "pda-allowed",
+      write: (l) => void l.setAccount(pda, { owner: SRS_ALLOWED_PROGRAM, data: new Uint8Array(4) }),
+    };
+  if (roll < 0.9)
+    return {
+      address: pda,
+      shape: "pda-other",
+      write: (l) => void l.setAccount(pda, { owner: OTHER_PROGRAM, data: new Uint8Array(4) }),
+    };
   return { address: pda, shape: "pda-missing", write: () => undefined };
 }
 
@@ -73,11 +95,39 @@ function withType(data: Uint8Array, type: number): Uint8Array {
  * so each check is reached often; some are forms spl-token accepts.
  */
 const TOKEN_DEFECTS = [
-  "none", "none", "none", "none", "none", "none",
-  "mint-missing", "mint-classic", "mint-short", "mint-between", "mint-multisig-length", "mint-account-type", "mint-unknown-type",
-  "mint-uninitialized", "mint-flag-2", "mint-decimals-1", "mint-supply-0", "mint-supply-2", "mint-base-form", "mint-no-extensions",
-  "holders-0", "holders-2-of-1", "holders-2-one-of-1", "holder-amount-0", "holder-amount-2", "holder-uninitialized", "holder-frozen",
-  "holder-state-3", "holder-classic", "holder-short", "holder-multisig-length", "holder-mint-type", "holder-base-form",
+  "none",
+  "none",
+  "none",
+  "none",
+  "none",
+  "none",
+  "mint-missing",
+  "mint-classic",
+  "mint-short",
+  "mint-between",
+  "mint-multisig-length",
+  "mint-account-type",
+  "mint-unknown-type",
+  "mint-uninitialized",
+  "mint-flag-2",
+  "mint-decimals-1",
+  "mint-supply-0",
+  "mint-supply-2",
+  "mint-base-form",
+  "mint-no-extensions",
+  "holders-0",
+  "holders-2-of-1",
+  "holders-2-one-of-1",
+  "holder-amount-0",
+  "holder-amount-2",
+  "holder-uninitialized",
+  "holder-frozen",
+  "holder-state-3",
+  "holder-classic",
+  "holder-short",
+  "holder-multisig-length",
+  "holder-mint-type",
+  "holder-base-form",
 ] as const;
 type TokenDefect = (typeof TOKEN_DEFECTS)[number];
 export const SRS_TOKEN_DEFECTS: readonly string[] = [...new Set(TOKEN_DEFECTS)];
@@ -116,7 +166,8 @@ function mintData(defect: TokenDefect): Uint8Array {
 }
 
 function holderData(defect: TokenDefect, mint: Address, owner: Address, amount: bigint): Uint8Array {
-  const state = defect === "holder-uninitialized" ? 0 : defect === "holder-frozen" ? 2 : defect === "holder-state-3" ? 3 : 1;
+  const state =
+    defect === "holder-uninitialized" ? 0 : defect === "holder-frozen" ? 2 : defect === "holder-state-3" ? 3 : 1;
   const extended = encodeToken2022Account({ mint, owner, amount, state }, [IMMUTABLE_OWNER]);
   switch (defect) {
     case "holder-short":
@@ -132,26 +183,42 @@ function holderData(defect: TokenDefect, mint: Address, owner: Address, amount: 
   }
 }
 
-function tokenOwnedWrite(rng: Rng, name: string, tag: string): { shape: string; intended: FinalOwner | undefined; write(ledger: Ledger): void } {
+function tokenOwnedWrite(
+  rng: Rng,
+  name: string,
+  tag: string,
+): { shape: string; intended: FinalOwner | undefined; write(ledger: Ledger): void } {
   const record = deriveSrsRecordKey(name);
   const mint = deriveSrsMint(record);
   const defect = rng.pick(TOKEN_DEFECTS);
   const holderCount = defect === "holders-0" ? 0 : defect.startsWith("holders-2") ? 2 : 1;
   const owners = Array.from({ length: holderCount }, (_, i) => ownerFor(rng, `${tag}-h${i}`));
   const amounts = owners.map((_, i) =>
-    defect === "holder-amount-0" ? 0n : defect === "holder-amount-2" ? 2n : defect === "holders-2-one-of-1" && i === 1 ? 0n : 1n,
+    defect === "holder-amount-0"
+      ? 0n
+      : defect === "holder-amount-2"
+        ? 2n
+        : defect === "holders-2-one-of-1" && i === 1
+          ? 0n
+          : 1n,
   );
   return {
     shape: `token/${defect}/${owners.map((o) => o.shape).join(",")}`,
     intended: owners[0],
     write(ledger) {
       if (defect !== "mint-missing") {
-        ledger.setAccount(mint, { owner: defect === "mint-classic" ? TOKEN_PROGRAM_ID : TOKEN_2022_PROGRAM_ID, data: mintData(defect) });
+        ledger.setAccount(mint, {
+          owner: defect === "mint-classic" ? TOKEN_PROGRAM_ID : TOKEN_2022_PROGRAM_ID,
+          data: mintData(defect),
+        });
       }
       owners.forEach((owner, i) => {
         owner.write(ledger);
         const program = defect === "holder-classic" ? TOKEN_PROGRAM_ID : TOKEN_2022_PROGRAM_ID;
-        ledger.setAccount(associatedToken2022Address(owner.address, mint), { owner: program, data: holderData(defect, mint, owner.address, amounts[i]!) });
+        ledger.setAccount(associatedToken2022Address(owner.address, mint), {
+          owner: program,
+          data: holderData(defect, mint, owner.address, amounts[i]!),
+        });
       });
     },
   };
@@ -192,7 +259,12 @@ export function generateSrsStates(rng: Rng, count: number, prefix: string): SrsS
       name,
       shape: `${recordShape}/${expiryShape}/${tokenOwned ? (canonical ? "canonical" : "noncanonical") : "key"}/${owner?.shape ?? token!.shape}/sns-${snsOwner === undefined ? "none" : snsOwner === same ? "same" : "other"}`,
       write(ledger, nowSeconds) {
-        const at = expiryShape === "ahead" ? BigInt(nowSeconds + offset) : expiryShape === "past" ? BigInt(nowSeconds - offset) : expiry;
+        const at =
+          expiryShape === "ahead"
+            ? BigInt(nowSeconds + offset)
+            : expiryShape === "past"
+              ? BigInt(nowSeconds - offset)
+              : expiry;
         const record = deriveSrsRecordKey(name);
         const mint = deriveSrsMint(record);
         if (recordShape !== "missing") {
@@ -211,7 +283,8 @@ export function generateSrsStates(rng: Rng, count: number, prefix: string): SrsS
         owner?.write(ledger);
         token?.write(ledger);
         if (snsOwner !== undefined && !name.includes(".")) {
-          for (const { address, account } of buildDomainAccounts({ name, owner: snsOwner, reverse: false })) ledger.setAccount(address, account);
+          for (const { address, account } of buildDomainAccounts({ name, owner: snsOwner, reverse: false }))
+            ledger.setAccount(address, account);
         }
       },
     };

@@ -1,5 +1,13 @@
 import type { Address } from "@solana/kit";
-import { type Ledger, associatedToken2022Address, encodeSrsRecord, encodeToken2022Account, encodeToken2022Mint, IMMUTABLE_OWNER, mintCloseAuthority } from "../src/localnet/index.js";
+import {
+  type Ledger,
+  associatedToken2022Address,
+  encodeSrsRecord,
+  encodeToken2022Account,
+  encodeToken2022Mint,
+  IMMUTABLE_OWNER,
+  mintCloseAuthority,
+} from "../src/localnet/index.js";
 import { SRS_PROGRAM_ID, TOKEN_2022_PROGRAM_ID } from "../src/sns/constants.js";
 import { deriveSrsMint, deriveSrsRecordKey } from "../src/sns/derive.js";
 import type { SrsRecordInput } from "../src/sns/layouts/srs-record.js";
@@ -60,13 +68,22 @@ export function putSrsTokenName(
   },
 ): { readonly record: Address; readonly mint: Address; readonly holders: Address[] } {
   const mint = srsMintOf(name);
-  const record = putSrsRecord(ledger, name, { owner: spec.recordMint ?? mint, ownerType: 1, expiry: spec.expiry ?? 0n });
+  const record = putSrsRecord(ledger, name, {
+    owner: spec.recordMint ?? mint,
+    ownerType: 1,
+    expiry: spec.expiry ?? 0n,
+  });
   if (spec.mint !== null) {
     const m = spec.mint ?? {};
     const data =
       m.data ??
       encodeToken2022Mint(
-        { supply: m.supply ?? 1n, decimals: m.decimals ?? 0, mintAuthority: SRS_PROGRAM_ID, initialized: m.initialized ?? true },
+        {
+          supply: m.supply ?? 1n,
+          decimals: m.decimals ?? 0,
+          mintAuthority: SRS_PROGRAM_ID,
+          initialized: m.initialized ?? true,
+        },
         m.extensions === false ? undefined : [mintCloseAuthority(SRS_PROGRAM_ID)],
       );
     ledger.setAccount(mint, { owner: m.program ?? TOKEN_2022_PROGRAM_ID, data });
@@ -88,5 +105,11 @@ export function putSrsTokenName(
 /** A `getTokenLargestAccounts` result naming `entries` (address, raw amount): served through a localnet fault. */
 export const largestAccountsResult = (entries: readonly (readonly [Address, string])[]) => ({
   context: { slot: 1 },
-  value: entries.map(([address, amount]) => ({ address, amount, decimals: 0, uiAmount: Number(amount), uiAmountString: amount })),
+  value: entries.map(([address, amount]) => ({
+    address,
+    amount,
+    decimals: 0,
+    uiAmount: Number(amount),
+    uiAmountString: amount,
+  })),
 });

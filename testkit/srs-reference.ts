@@ -14,12 +14,23 @@ const TOKEN_2022 = new PublicKey("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
 const NAME_PROGRAM = new PublicKey("namesLPneVptA9Z5rqUDD9tMTWEJwofgaYwp8cawRkX");
 const SNS_ROOT = new PublicKey("58PwtjSDuFHuUkYjH9BYnnQKHfwo9reZhC2zMJv9JPkx");
 
-export type ReferencePolicy = { readonly allowPda: false } | { readonly allowPda: "any" } | { readonly allowPda: true; readonly programIds: readonly string[] };
+export type ReferencePolicy =
+  | { readonly allowPda: false }
+  | { readonly allowPda: "any" }
+  | { readonly allowPda: true; readonly programIds: readonly string[] };
 
 /** What the reference reached, named after upstream's outcomes. */
 export type ReferenceOutcome =
   | { readonly kind: "key"; readonly key: string }
-  | { readonly kind: "DomainDoesNotExist" | "RecordMalformed" | "DomainExpired" | "PdaOwnerNotAllowed" | "CouldNotFindSrsOwner" | "RpcError" };
+  | {
+      readonly kind:
+        | "DomainDoesNotExist"
+        | "RecordMalformed"
+        | "DomainExpired"
+        | "PdaOwnerNotAllowed"
+        | "CouldNotFindSrsOwner"
+        | "RpcError";
+    };
 
 class Outcome extends Error {
   constructor(readonly outcome: ReferenceOutcome) {
@@ -32,8 +43,13 @@ const fail = (kind: Exclude<ReferenceOutcome["kind"], "key">): never => {
 
 /** The record: PDA(["record", SOL_SRS_CLASS, sha256("SRS" + name)], SRS program); its mint: PDA(["mint", record]). */
 export function referenceSrsKeys(name: string): { record: PublicKey; mint: PublicKey } {
-  const hashed = createHash("sha256").update(Buffer.from(`SRS${name}`, "utf8")).digest();
-  const [record] = PublicKey.findProgramAddressSync([Buffer.from("record"), SOL_SRS_CLASS.toBuffer(), hashed], SRS_PROGRAM);
+  const hashed = createHash("sha256")
+    .update(Buffer.from(`SRS${name}`, "utf8"))
+    .digest();
+  const [record] = PublicKey.findProgramAddressSync(
+    [Buffer.from("record"), SOL_SRS_CLASS.toBuffer(), hashed],
+    SRS_PROGRAM,
+  );
   const [mint] = PublicKey.findProgramAddressSync([Buffer.from("mint"), record.toBuffer()], SRS_PROGRAM);
   return { record, mint };
 }
@@ -55,7 +71,9 @@ function readMint(data: Buffer): { initialized: boolean; decimals: number; suppl
 }
 
 /** spl-token 0.4: ≥ 165 bytes; longer only when not 355 and account type 2 at byte 165; state 0 is uninitialized. */
-function readTokenAccount(data: Buffer): { mint: PublicKey; owner: PublicKey; amount: bigint; initialized: boolean } | null {
+function readTokenAccount(
+  data: Buffer,
+): { mint: PublicKey; owner: PublicKey; amount: bigint; initialized: boolean } | null {
   if (data.length < 165) return null;
   if (data.length > 165 && (data.length === 355 || data[165] !== 2)) return null;
   return {
@@ -66,12 +84,14 @@ function readTokenAccount(data: Buffer): { mint: PublicKey; owner: PublicKey; am
   };
 }
 
-const isToken2022 = (info: AccountInfo<Buffer> | null): info is AccountInfo<Buffer> => info !== null && info.owner.equals(TOKEN_2022);
+const isToken2022 = (info: AccountInfo<Buffer> | null): info is AccountInfo<Buffer> =>
+  info !== null && info.owner.equals(TOKEN_2022);
 
 async function tokenOwner(connection: Connection, mint: PublicKey): Promise<PublicKey> {
   const mintInfo = await connection.getAccountInfo(mint);
   const mintState = isToken2022(mintInfo) ? readMint(mintInfo.data) : null;
-  if (!mintState || !mintState.initialized || mintState.decimals !== 0 || mintState.supply !== 1n) return fail("CouldNotFindSrsOwner");
+  if (!mintState || !mintState.initialized || mintState.decimals !== 0 || mintState.supply !== 1n)
+    return fail("CouldNotFindSrsOwner");
   let largest: { address: PublicKey; amount: string }[];
   try {
     largest = (await connection.getTokenLargestAccounts(mint)).value;
@@ -84,11 +104,17 @@ async function tokenOwner(connection: Connection, mint: PublicKey): Promise<Publ
   if (holders.length !== 1) return fail("CouldNotFindSrsOwner");
   const holderInfo = await connection.getAccountInfo(holders[0]!.address);
   const holder = isToken2022(holderInfo) ? readTokenAccount(holderInfo.data) : null;
-  if (!holder || !holder.initialized || !holder.mint.equals(mint) || holder.amount !== 1n) return fail("CouldNotFindSrsOwner");
+  if (!holder || !holder.initialized || !holder.mint.equals(mint) || holder.amount !== 1n)
+    return fail("CouldNotFindSrsOwner");
   return holder.owner;
 }
 
-async function resolve(connection: Connection, name: string, policy: ReferencePolicy, nowSeconds: number): Promise<string> {
+async function resolve(
+  connection: Connection,
+  name: string,
+  policy: ReferencePolicy,
+  nowSeconds: number,
+): Promise<string> {
   const { record, mint } = referenceSrsKeys(name);
   const info = await connection.getAccountInfo(record);
   if (!info) return fail("DomainDoesNotExist");
@@ -106,7 +132,12 @@ async function resolve(connection: Connection, name: string, policy: ReferencePo
 }
 
 /** The SRS outcome of a TLD-less `.sol` name; any failure of the RPC exchange is `RpcError`. */
-export async function referenceResolveSrs(connection: Connection, name: string, policy: ReferencePolicy, nowSeconds: number): Promise<ReferenceOutcome> {
+export async function referenceResolveSrs(
+  connection: Connection,
+  name: string,
+  policy: ReferencePolicy,
+  nowSeconds: number,
+): Promise<ReferenceOutcome> {
   try {
     return { kind: "key", key: await resolve(connection, name, policy, nowSeconds) };
   } catch (error) {
@@ -121,7 +152,9 @@ export async function referenceResolveSrs(connection: Connection, name: string, 
  * the domain's registry owner, or DomainDoesNotExist.
  */
 export async function referenceRegistryOwner(connection: Connection, name: string): Promise<ReferenceOutcome> {
-  const hashed = createHash("sha256").update(Buffer.from(`SPL Name Service${name}`, "utf8")).digest();
+  const hashed = createHash("sha256")
+    .update(Buffer.from(`SPL Name Service${name}`, "utf8"))
+    .digest();
   const [domainKey] = PublicKey.findProgramAddressSync([hashed, Buffer.alloc(32), SNS_ROOT.toBuffer()], NAME_PROGRAM);
   try {
     const info = await connection.getAccountInfo(domainKey);

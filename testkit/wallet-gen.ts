@@ -179,7 +179,10 @@ function generateState(rng: Rng, tag: string, index: number): WalletState {
   labels.add(primary);
   let brokenPrimary = false;
   const setPrimary = (target: Address) =>
-    accounts.push({ address: derivePrimaryDomainKey(wallet), account: { owner: NAME_OFFERS_ID, data: encodePrimaryDomain(target) } });
+    accounts.push({
+      address: derivePrimaryDomainKey(wallet),
+      account: { owner: NAME_OFFERS_ID, data: encodePrimaryDomain(target) },
+    });
   switch (primary) {
     case "primary-none":
       break;
@@ -218,7 +221,10 @@ function generateState(rng: Rng, tag: string, index: number): WalletState {
       break;
     case "primary-broken":
       brokenPrimary = true;
-      accounts.push({ address: derivePrimaryDomainKey(wallet), account: { owner: NAME_OFFERS_ID, data: rng.bytes(rng.int(0, 32)) } });
+      accounts.push({
+        address: derivePrimaryDomainKey(wallet),
+        account: { owner: NAME_OFFERS_ID, data: rng.bytes(rng.int(0, 32)) },
+      });
       break;
   }
   return { index, wallet, labels, lookups, parents, brokenPrimary, accounts };

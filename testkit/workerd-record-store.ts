@@ -17,7 +17,12 @@ function checksScript(): Promise<string> {
 
 export interface RecordStoreChecks {
   /** Runs `check` in the object named `object`: its number of comparisons, or the first that failed. */
-  run(object: string, check: RecordStoreCheck, seed?: number, round?: number): Promise<{ compared?: number; failure?: string }>;
+  run(
+    object: string,
+    check: RecordStoreCheck,
+    seed?: number,
+    round?: number,
+  ): Promise<{ compared?: number; failure?: string }>;
   close(): Promise<void>;
 }
 

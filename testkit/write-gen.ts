@@ -2,7 +2,13 @@ import type { Address } from "@solana/kit";
 import { domainAccounts } from "../src/localnet/fixture/domains.js";
 import { Ledger } from "../src/localnet/ledger.js";
 import { bytesToAddress } from "../src/sns/bytes.js";
-import { NAME_PROGRAM_ID, NAME_TOKENIZER_ID, REGISTER_PROGRAM_ID, SNS_ROOT_DOMAIN, SYSTEM_PROGRAM_ID } from "../src/sns/constants.js";
+import {
+  NAME_PROGRAM_ID,
+  NAME_TOKENIZER_ID,
+  REGISTER_PROGRAM_ID,
+  SNS_ROOT_DOMAIN,
+  SYSTEM_PROGRAM_ID,
+} from "../src/sns/constants.js";
 import { planSubdomain } from "../src/sns/instructions/create-subdomain.js";
 import { PAYMENT_MINTS } from "../src/sns/instructions/payment-mints.js";
 import { REFERRERS } from "../src/sns/instructions/referrers.js";
@@ -17,8 +23,33 @@ import type { Rng } from "./rng.js";
  */
 
 const PIECES = [
-  "a", "b", "z", "0", "9", "-", "_", "x1", "dex", "bonfida", "sns", " ", "é", "ß", "ǆ", "ﬁ", "名前", "ドメイン",
-  "😀", "🚀", "👩‍💻", "🇫🇷", "Ω", "ж", "\u0301", "İ", "K",
+  "a",
+  "b",
+  "z",
+  "0",
+  "9",
+  "-",
+  "_",
+  "x1",
+  "dex",
+  "bonfida",
+  "sns",
+  " ",
+  "é",
+  "ß",
+  "ǆ",
+  "ﬁ",
+  "名前",
+  "ドメイン",
+  "😀",
+  "🚀",
+  "👩‍💻",
+  "🇫🇷",
+  "Ω",
+  "ж",
+  "\u0301",
+  "İ",
+  "K",
 ];
 
 /** A label of 1–6 pieces with no `.`; some pieces change under `toLowerCase`, which the route applies first. */
@@ -41,7 +72,13 @@ export function spellLabel(rng: Rng, label: string): string {
 const randomKey = (rng: Rng): Address => bytesToAddress(rng.bytes(32));
 
 /** Keys a caller could name that are also programs or accounts of the instructions. */
-const NOTABLE_KEYS: readonly Address[] = [SYSTEM_PROGRAM_ID, NAME_PROGRAM_ID, REGISTER_PROGRAM_ID, SNS_ROOT_DOMAIN, NAME_TOKENIZER_ID];
+const NOTABLE_KEYS: readonly Address[] = [
+  SYSTEM_PROGRAM_ID,
+  NAME_PROGRAM_ID,
+  REGISTER_PROGRAM_ID,
+  SNS_ROOT_DOMAIN,
+  NAME_TOKENIZER_ID,
+];
 
 function generateWallet(rng: Rng): Address {
   if (rng.bool(0.04)) return rng.pick(NOTABLE_KEYS);
@@ -67,9 +104,22 @@ export function generateRegisterCases(rng: Rng, count: number): RegisterCase[] {
   return Array.from({ length: count }, (_, i): RegisterCase => {
     const label = generateLabel(rng);
     // Every mint and every referrer in turn, then at random.
-    const mintChoice = i < PAYMENT_MINTS.length ? PAYMENT_MINTS[i]!.mint : rng.bool(0.15) ? undefined : rng.bool(0.05) ? UNSUPPORTED_MINT : rng.pick(PAYMENT_MINTS).mint;
+    const mintChoice =
+      i < PAYMENT_MINTS.length
+        ? PAYMENT_MINTS[i]!.mint
+        : rng.bool(0.15)
+          ? undefined
+          : rng.bool(0.05)
+            ? UNSUPPORTED_MINT
+            : rng.pick(PAYMENT_MINTS).mint;
     const referrer =
-      i < REFERRERS.length ? REFERRERS[i]! : rng.bool(0.35) ? undefined : rng.bool(0.2) ? randomKey(rng) : rng.pick(REFERRERS);
+      i < REFERRERS.length
+        ? REFERRERS[i]!
+        : rng.bool(0.35)
+          ? undefined
+          : rng.bool(0.2)
+            ? randomKey(rng)
+            : rng.pick(REFERRERS);
     const space = rng.bool(0.1) ? rng.pick([0, 1, 9_999, 10_000]) : rng.int(0, 10_000);
     return {
       buyer: generateWallet(rng),
@@ -125,7 +175,9 @@ export function buildSubdomainLedger(cases: readonly SubdomainCase[], rng: Rng):
         name: parentName,
         owner,
         space: rng.int(0, 64),
-        ...(c.parent === "tokenized" ? { tokenized: { holder: c.ownsParent ? c.owner : randomKey(rng), state: "active" as const } } : {}),
+        ...(c.parent === "tokenized"
+          ? { tokenized: { holder: c.ownsParent ? c.owner : randomKey(rng), state: "active" as const } }
+          : {}),
       });
       for (const { address, account } of accounts) ledger.setAccount(address, account);
     }

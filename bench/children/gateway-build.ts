@@ -22,7 +22,11 @@ const firstOf = (paths: string[]) => {
   if (!found) throw new Error(`${dir}: none of ${paths.join(", ")}`);
   return import(pathToFileURL(found).href);
 };
-const { startGateway } = (await firstOf(["dist/platform/node/gateway.js", "dist/platform/node-gateway.js", "dist/gateway.js"])) as OtherBuild;
+const { startGateway } = (await firstOf([
+  "dist/platform/node/gateway.js",
+  "dist/platform/node-gateway.js",
+  "dist/gateway.js",
+])) as OtherBuild;
 const { loadConfig } = (await firstOf(["dist/config.js"])) as OtherBuild;
 const { pino } = createRequire(resolve(dir, "package.json"))("pino") as {
   pino: (options: { level: string }) => unknown;

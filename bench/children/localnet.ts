@@ -19,7 +19,8 @@ const identityPool = process.env.BENCH_IDENTITY_POOL ? Number(process.env.BENCH_
 const cacheFile = process.env.BENCH_WORKING_SET_CACHE?.trim() || undefined;
 
 function loadParts(): { parts: WorkingSetParts; cached: boolean } {
-  if (cacheFile && existsSync(cacheFile)) return { parts: deserialize(readFileSync(cacheFile)) as WorkingSetParts, cached: true };
+  if (cacheFile && existsSync(cacheFile))
+    return { parts: deserialize(readFileSync(cacheFile)) as WorkingSetParts, cached: true };
   const parts = generateWorkingSetParts(seed, names, identityPool === undefined ? {} : { identityPool });
   if (cacheFile) {
     // Written aside and renamed: an interrupted run never leaves a truncated cache behind.

@@ -22,7 +22,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
 
   // Failures of the frame itself (a route's are answered inside it): nothing route-specific is known.
-  const answerError: ErrorHandler<AppEnv> = (error, c) => answerFailure(deps.logger, c, error, routePatternOf(c), UNMATCHED_ANSWERS);
+  const answerError: ErrorHandler<AppEnv> = (error, c) =>
+    answerFailure(deps.logger, c, error, routePatternOf(c), UNMATCHED_ANSWERS);
 
   // Read from the routes mounted below, on first use (a preflight, a 405).
   const allowedMethods = allowedMethodsOn(app.routes);
@@ -47,7 +48,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.metrics) mountFramed(app, metricsRoute(deps.metrics), frame);
   for (const routes of ROUTES) mountFramed(app, routes(deps), frame);
   let document: ReturnType<typeof buildDocument> | undefined;
-  mountFramed(app, apiReferenceRoutes(deps, () => (document ??= buildDocument(app))), frame);
+  mountFramed(
+    app,
+    apiReferenceRoutes(deps, () => (document ??= buildDocument(app))),
+    frame,
+  );
 
   const methodNotAllowed = methodNotAllowedOn(allowedMethods);
   const notFound = (c: Context<AppEnv>) => {

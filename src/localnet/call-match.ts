@@ -13,4 +13,5 @@ export interface CallMatch {
 }
 
 export const matchesCall = (match: CallMatch, call: CallShape): boolean =>
-  (match.method === undefined || match.method === call.method) && (match.params === undefined || call.params.includes(match.params));
+  (match.method === undefined || match.method === call.method) &&
+  (match.params === undefined || call.params.includes(match.params));

@@ -18,12 +18,12 @@ export type Fault = FaultScope &
   (
     | { readonly kind: "jsonrpc-error"; readonly code: number; readonly message: string; readonly data?: unknown }
     | {
-      readonly kind: "http-status";
-      readonly status: number;
-      readonly body?: string;
-      /** e.g. `{ "retry-after": "2" }` on a 429. */
-      readonly headers?: Readonly<Record<string, string>>;
-    }
+        readonly kind: "http-status";
+        readonly status: number;
+        readonly body?: string;
+        /** e.g. `{ "retry-after": "2" }` on a 429. */
+        readonly headers?: Readonly<Record<string, string>>;
+      }
     | { readonly kind: "garbage"; readonly body?: string }
     | { readonly kind: "hang" }
     | { readonly kind: "malformed-result"; readonly result?: unknown }

@@ -63,7 +63,9 @@ export function parseBody(text: string): RequestBody {
 export function callsOf(body: RequestBody): { method: string; params: string }[] {
   if (body.kind === "unparsable") return [];
   const calls = body.kind === "single" ? [body.call] : body.calls;
-  return calls.flatMap((call) => (call instanceof RpcError ? [] : [{ method: call.method, params: JSON.stringify(call.params) }]));
+  return calls.flatMap((call) =>
+    call instanceof RpcError ? [] : [{ method: call.method, params: JSON.stringify(call.params) }],
+  );
 }
 
 function run(call: Call, ledger: Ledger, hooks: CallHooks): Pick<Response, "result" | "error"> {

@@ -1,5 +1,10 @@
 import { tryDecodePublicKey } from "../sns/bytes.js";
-import { type RecordedTransaction, type TransactionInput, TransactionLog, type TransactionVersion } from "./transactions.js";
+import {
+  type RecordedTransaction,
+  type TransactionInput,
+  TransactionLog,
+  type TransactionVersion,
+} from "./transactions.js";
 import { TokenIndex, type TokenBalance, isTokenProgram, readMint, type MintInfo } from "./token-index.js";
 
 export type { MintInfo, TokenBalance } from "./token-index.js";

@@ -36,7 +36,13 @@ const MAX_BODY_BYTES = 50 * 1024 * 1024;
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";
 
-function send(res: ServerResponse, status: number, contentType: string, body: string, headers?: Readonly<Record<string, string>>): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  headers?: Readonly<Record<string, string>>,
+): void {
   res.writeHead(status, { ...headers, "content-type": contentType, "content-length": Buffer.byteLength(body) });
   res.end(body);
 }
@@ -97,7 +103,8 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
     }
     const text = respond(body, ledger, {
       onCall: (method, params) => stats.countCall(method, stats.watching ? JSON.stringify(params) : undefined),
-      overrideCall: (method, params) => (fault ? callOverride(fault, { method, params: JSON.stringify(params) }) : undefined),
+      overrideCall: (method, params) =>
+        fault ? callOverride(fault, { method, params: JSON.stringify(params) }) : undefined,
     });
     later(() => send(res, 200, JSON_TYPE, text ?? ""));
   };

@@ -35,7 +35,10 @@ function withOwner(ledger: Ledger, domainKey: Address, owner: Address): AccountI
  */
 export function tokenizeDomain(ledger: Ledger, input: { domainKey: Address; holder: Address } & Versioned): string {
   const writes = new Map<string, AccountInput | null>();
-  for (const { address, account } of tokenizedAccounts(input.domainKey, input.holder, { holder: input.holder, state: "active" })) {
+  for (const { address, account } of tokenizedAccounts(input.domainKey, input.holder, {
+    holder: input.holder,
+    state: "active",
+  })) {
     writes.set(address, account);
   }
   writes.set(input.domainKey, withOwner(ledger, input.domainKey, deriveNftRecordKey(input.domainKey)));
@@ -44,13 +47,23 @@ export function tokenizeDomain(ledger: Ledger, input: { domainKey: Address; hold
 }
 
 /** Moves a domain's NFT between wallets: a token-program transaction, the tokenizer is not involved. */
-export function transferDomainNft(ledger: Ledger, input: { domainKey: Address; from: Address; to: Address } & Versioned): string {
+export function transferDomainNft(
+  ledger: Ledger,
+  input: { domainKey: Address; from: Address; to: Address } & Versioned,
+): string {
   const mint = deriveTokenizedMint(input.domainKey);
   const writes = new Map<string, AccountInput | null>([
-    [deriveAssociatedTokenAccount(input.from, mint), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: input.from, amount: 0n }) }],
-    [deriveAssociatedTokenAccount(input.to, mint), { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: input.to, amount: 1n }) }],
+    [
+      deriveAssociatedTokenAccount(input.from, mint),
+      { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: input.from, amount: 0n }) },
+    ],
+    [
+      deriveAssociatedTokenAccount(input.to, mint),
+      { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: input.to, amount: 1n }) },
+    ],
   ]);
-  return ledger.transact({ feePayer: input.from, programs: [TOKEN_PROGRAM_ID], writes, version: input.version }).signature;
+  return ledger.transact({ feePayer: input.from, programs: [TOKEN_PROGRAM_ID], writes, version: input.version })
+    .signature;
 }
 
 /** Unwraps a tokenized domain to `to`: the NFT is burned, its record turns inactive, the name account goes to `to`. */
@@ -74,12 +87,21 @@ export function unwrapDomain(ledger: Ledger, input: { domainKey: Address; to: Ad
         }),
       },
     ],
-    [mint, { owner: TOKEN_PROGRAM_ID, data: encodeMint({ supply: 0n, decimals: 0, mintAuthority: TOKENIZER_CENTRAL_STATE }) }],
+    [
+      mint,
+      {
+        owner: TOKEN_PROGRAM_ID,
+        data: encodeMint({ supply: 0n, decimals: 0, mintAuthority: TOKENIZER_CENTRAL_STATE }),
+      },
+    ],
     [input.domainKey, withOwner(ledger, input.domainKey, input.to)],
   ]);
   const [largest] = ledger.tokenLargestAccounts(mint);
   if (largest) {
-    writes.set(largest.address, { owner: TOKEN_PROGRAM_ID, data: encodeTokenAccount({ mint, owner: input.to, amount: 0n }) });
+    writes.set(largest.address, {
+      owner: TOKEN_PROGRAM_ID,
+      data: encodeTokenAccount({ mint, owner: input.to, amount: 0n }),
+    });
   }
   const programs = [NAME_TOKENIZER_ID, TOKEN_PROGRAM_ID, NAME_PROGRAM_ID];
   return ledger.transact({ feePayer: input.to, programs, writes, version: input.version }).signature;
@@ -89,11 +111,15 @@ export function unwrapDomain(ledger: Ledger, input: { domainKey: Address; to: Ad
  * Transfers a name to `to` with the name service alone (its registry owner
  * signs): the tokenizer is not involved, so its signatures do not list it.
  */
-export function transferName(ledger: Ledger, input: { domainKey: Address; from: Address; to: Address } & Versioned): string {
+export function transferName(
+  ledger: Ledger,
+  input: { domainKey: Address; from: Address; to: Address } & Versioned,
+): string {
   const current = ledger.getAccount(input.domainKey);
   if (current && bytesToAddress(current.data.subarray(32, 64)) !== input.from) {
     throw new LedgerError(`${input.from} does not own ${input.domainKey}`);
   }
   const writes = new Map([[input.domainKey, withOwner(ledger, input.domainKey, input.to)]]);
-  return ledger.transact({ feePayer: input.from, programs: [NAME_PROGRAM_ID], writes, version: input.version }).signature;
+  return ledger.transact({ feePayer: input.from, programs: [NAME_PROGRAM_ID], writes, version: input.version })
+    .signature;
 }

@@ -88,7 +88,10 @@ export interface SharedCall {
 }
 
 /** Adds `budget` to the requests paying for a queued read or call. */
-function addJoiner(pending: { readonly budget: RequestBudget | undefined; joiners?: RequestBudget[] }, budget: RequestBudget | undefined): void {
+function addJoiner(
+  pending: { readonly budget: RequestBudget | undefined; joiners?: RequestBudget[] },
+  budget: RequestBudget | undefined,
+): void {
   if (!budget || budget === pending.budget) return;
   const joiners = (pending.joiners ??= []);
   if (!joiners.includes(budget)) joiners.push(budget);
@@ -163,7 +166,13 @@ export class AccountLoader {
       return { outcome: Promise.resolve({ ok: false, error: error as Error }), join: noJoin };
     }
     if (this.calls.length >= this.options.maxQueuedKeys) {
-      return { outcome: Promise.resolve({ ok: false, error: new OverloadedError("too many calls queued for this RPC endpoint") }), join: noJoin };
+      return {
+        outcome: Promise.resolve({
+          ok: false,
+          error: new OverloadedError("too many calls queued for this RPC endpoint"),
+        }),
+        join: noJoin,
+      };
     }
     let pending!: PendingCall;
     const outcome = new Promise<RpcOutcome>((settle) => {
@@ -200,7 +209,13 @@ export class AccountLoader {
    * than half a slice is settled with the slice before it: a turn of its own
    * would cost more than it saves.
    */
-  private settleInSlices(results: readonly GroupResult[], slice: number, at: number, index: number, unsettled: number): void {
+  private settleInSlices(
+    results: readonly GroupResult[],
+    slice: number,
+    at: number,
+    index: number,
+    unsettled: number,
+  ): void {
     let left = unsettled - slice < slice / 2 ? unsettled : slice;
     for (; at < results.length; at++, index = 0) {
       const result = results[at]!;
@@ -279,7 +294,10 @@ export class AccountLoader {
 }
 
 /** Each request with how many of the batch's calls carry its reads or are its own. */
-function payersOf(groups: readonly Pending[][], others: readonly PendingCall[]): Map<RequestBudget, number> | undefined {
+function payersOf(
+  groups: readonly Pending[][],
+  others: readonly PendingCall[],
+): Map<RequestBudget, number> | undefined {
   let payers: Map<RequestBudget, number> | undefined;
   for (const group of groups) {
     let previous: RequestBudget | undefined;

@@ -57,7 +57,10 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly client: JsonRpcClient;
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
-  private readonly largestByMint = new Map<string, { readonly answer: Promise<readonly TokenAmountEntry[] | null>; join(budget?: RequestBudget): void }>();
+  private readonly largestByMint = new Map<
+    string,
+    { readonly answer: Promise<readonly TokenAmountEntry[] | null>; join(budget?: RequestBudget): void }
+  >();
   /** Defined by a request's view of the endpoint (http/frame/rpc-usage.ts), not by the endpoint. */
   declare pace?: (items: number) => void | Promise<void>;
   /** The budget a request's view pays from (http/frame/rpc-usage.ts); the endpoint itself has none. */
@@ -107,7 +110,11 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   }
 
   /** Sent with the next batch, like every other call; never coalesced (answers can be large). */
-  async getProgramAccounts(program: Address, query: ProgramAccountsQuery, budget?: RequestBudget): Promise<ProgramAccounts> {
+  async getProgramAccounts(
+    program: Address,
+    query: ProgramAccountsQuery,
+    budget?: RequestBudget,
+  ): Promise<ProgramAccounts> {
     const config = {
       encoding: "base64",
       commitment: query.commitment ?? this.options.commitment,
@@ -122,7 +129,12 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   /** Newest first, at most `limit`, newer than `until` when given. */
   async getSignaturesForAddress(
     address: Address,
-    options: { readonly until?: string; readonly limit: number; readonly commitment?: string; readonly minContextSlot?: number },
+    options: {
+      readonly until?: string;
+      readonly limit: number;
+      readonly commitment?: string;
+      readonly minContextSlot?: number;
+    },
     budget?: RequestBudget,
   ): Promise<SignatureEntry[]> {
     const config = {
@@ -139,12 +151,18 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
    * node behind that slot refuses (and another endpoint is asked), so what
    * the tokenized index re-reads is never older than what it already has.
    */
-  async getAccountsAtLeast(keys: readonly Address[], minContextSlot: number, commitment?: string): Promise<(AccountData | null)[]> {
+  async getAccountsAtLeast(
+    keys: readonly Address[],
+    minContextSlot: number,
+    commitment?: string,
+  ): Promise<(AccountData | null)[]> {
     const accounts: (AccountData | null)[] = [];
     for (let i = 0; i < keys.length; i += MAX_KEYS_PER_CALL) {
       const chunk = keys.slice(i, i + MAX_KEYS_PER_CALL);
       const config = { encoding: "base64", commitment: commitment ?? this.options.commitment, minContextSlot };
-      accounts.push(...parseMultipleAccounts(await this.call("getMultipleAccounts", [chunk, config], undefined), chunk.length));
+      accounts.push(
+        ...parseMultipleAccounts(await this.call("getMultipleAccounts", [chunk, config], undefined), chunk.length),
+      );
     }
     return accounts;
   }
@@ -155,7 +173,11 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
    * transaction than the request allows (-32015) rather than leave it out, and one refusal fails
    * the tokenized index's catch-up.
    */
-  async getTransactionAccounts(signature: string, commitment?: string, budget?: RequestBudget): Promise<TransactionAccounts | null> {
+  async getTransactionAccounts(
+    signature: string,
+    commitment?: string,
+    budget?: RequestBudget,
+  ): Promise<TransactionAccounts | null> {
     const config = {
       encoding: "json",
       maxSupportedTransactionVersion: MAX_TRANSACTION_VERSION,
@@ -166,11 +188,15 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
 
   /** Sent with the next batch, so it shares one HTTP request with the reads asked for in the same turn. */
   async getLatestBlockhash(budget?: RequestBudget): Promise<LatestBlockhash> {
-    return parseLatestBlockhash(await this.call("getLatestBlockhash", [{ commitment: this.options.commitment }], budget));
+    return parseLatestBlockhash(
+      await this.call("getLatestBlockhash", [{ commitment: this.options.commitment }], budget),
+    );
   }
 
   async getMinimumBalanceForRentExemption(bytes: number, budget?: RequestBudget): Promise<bigint> {
-    return parseLamports(await this.call("getMinimumBalanceForRentExemption", [bytes, { commitment: this.options.commitment }], budget));
+    return parseLamports(
+      await this.call("getMinimumBalanceForRentExemption", [bytes, { commitment: this.options.commitment }], budget),
+    );
   }
 
   private async call(method: string, params: readonly unknown[], budget: RequestBudget | undefined): Promise<unknown> {

@@ -185,7 +185,12 @@ export class RpcEndpoints implements EndpointSelector {
     return this.endpointOver(this.transport(url, kind, budget, maxResponseBytes), maxResponseBytes, kind);
   }
 
-  private transport(url: string, kind: "trusted" | "override", budget: ByteBudget, maxResponseBytes: number): RpcTransport {
+  private transport(
+    url: string,
+    kind: "trusted" | "override",
+    budget: ByteBudget,
+    maxResponseBytes: number,
+  ): RpcTransport {
     const telemetry = this.config.telemetry ?? NO_TELEMETRY;
     const limits: TransportLimits = { timeoutMs: this.config.timeoutMs, maxResponseBytes, budget };
     const plain: RpcTransport = this.config.transports[kind](url, limits);
@@ -196,7 +201,14 @@ export class RpcEndpoints implements EndpointSelector {
   private endpointOver(transport: RpcTransport, maxResponseBytes: number, kind: "trusted" | "override"): RpcEndpoint {
     const telemetry = this.config.telemetry ?? NO_TELEMETRY;
     const sizing = { bytesPerAccount: this.config.memory.bytesPerAccount, maxAnswerBytes: maxResponseBytes };
-    return new RpcEndpoint(transport, this.config.loader, sizing, this.cutoffStateFor(transport.url), telemetry, this.config.budgets[kind]);
+    return new RpcEndpoint(
+      transport,
+      this.config.loader,
+      sizing,
+      this.cutoffStateFor(transport.url),
+      telemetry,
+      this.config.budgets[kind],
+    );
   }
 
   private cutoffStateFor(url: string): CutoffState | undefined {

@@ -49,7 +49,10 @@ function gatheredGetAccounts(this: GatheredView, keys: readonly Address[]): Prom
   return hold(this.gathering, (target) => target.getAccounts(keys));
 }
 
-function gatheredGetTokenLargestAccounts(this: GatheredView, mint: Address): Promise<readonly TokenAmountEntry[] | null> {
+function gatheredGetTokenLargestAccounts(
+  this: GatheredView,
+  mint: Address,
+): Promise<readonly TokenAmountEntry[] | null> {
   return hold(this.gathering, (target) => target.getTokenLargestAccounts(mint));
 }
 

@@ -9,7 +9,8 @@ export interface RpcCall {
   readonly params: readonly unknown[];
 }
 
-export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: Error };
+export type RpcOutcome =
+  { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: Error };
 
 const invalid = (what: string) => new RpcError("invalid-response", `malformed JSON-RPC answer: ${what}`);
 
@@ -96,7 +97,12 @@ export class JsonRpcClient {
   private async sendBatch(calls: readonly RpcCall[], payers: PostPayers | undefined): Promise<RpcOutcome[]> {
     const firstId = this.nextId;
     this.nextId += calls.length;
-    const body = calls.map((call, i) => ({ jsonrpc: "2.0", id: firstId + i, method: call.method, params: call.params }));
+    const body = calls.map((call, i) => ({
+      jsonrpc: "2.0",
+      id: firstId + i,
+      method: call.method,
+      params: call.params,
+    }));
     const answer = await this.transport.post(JSON.stringify(body), limitsFor(calls, this.sizing), undefined, payers);
     if (!Array.isArray(answer)) {
       // A node may answer a whole batch with one error object (e.g. rate limits).

@@ -90,9 +90,16 @@ export function parseLamports(result: unknown): bigint {
 }
 
 export function parseLatestBlockhash(result: unknown): LatestBlockhash {
-  const { blockhash, lastValidBlockHeight } = (contextValue(result) ?? {}) as { blockhash?: unknown; lastValidBlockHeight?: unknown };
+  const { blockhash, lastValidBlockHeight } = (contextValue(result) ?? {}) as {
+    blockhash?: unknown;
+    lastValidBlockHeight?: unknown;
+  };
   if (typeof blockhash !== "string" || !tryDecodePublicKey(blockhash)) throw invalid("blockhash");
-  if (typeof lastValidBlockHeight !== "number" || !Number.isSafeInteger(lastValidBlockHeight) || lastValidBlockHeight < 0) {
+  if (
+    typeof lastValidBlockHeight !== "number" ||
+    !Number.isSafeInteger(lastValidBlockHeight) ||
+    lastValidBlockHeight < 0
+  ) {
     throw invalid("last valid block height");
   }
   return { blockhash: blockhash as Address, lastValidBlockHeight: BigInt(lastValidBlockHeight) };
@@ -163,7 +170,8 @@ export function parseTransactionAccounts(result: unknown): TransactionAccounts |
   const loadedWritable = Array.isArray(tx.meta?.loadedAddresses?.writable) ? tx.meta.loadedAddresses.writable : [];
   const loadedReadonly = Array.isArray(tx.meta?.loadedAddresses?.readonly) ? tx.meta.loadedAddresses.readonly : [];
   // Accounts loaded from a table by a message that cannot name a table: an answer not to believe.
-  if (version !== 0 && loadedWritable.length + loadedReadonly.length > 0) throw invalid("addresses loaded without lookup tables");
+  if (version !== 0 && loadedWritable.length + loadedReadonly.length > 0)
+    throw invalid("addresses loaded without lookup tables");
   const all = [...keys, ...loadedWritable, ...loadedReadonly] as Address[];
   const writable = keys.filter(
     (_, i) => (i < signed && i < signed - readonlySigned) || (i >= signed && i < keys.length - readonlyUnsigned),
@@ -173,7 +181,9 @@ export function parseTransactionAccounts(result: unknown): TransactionAccounts |
   const inner = Array.isArray(tx.meta?.innerInstructions) ? tx.meta.innerInstructions : [];
   const instructions = [
     ...message.instructions,
-    ...inner.flatMap((group: { instructions?: unknown }) => (Array.isArray(group?.instructions) ? group.instructions : [])),
+    ...inner.flatMap((group: { instructions?: unknown }) =>
+      Array.isArray(group?.instructions) ? group.instructions : [],
+    ),
   ];
   for (const instruction of instructions) {
     const program = all[Number((instruction as { programIdIndex?: unknown })?.programIdIndex)];

@@ -169,7 +169,8 @@ export class Bulkhead {
   /** A place in the line; refused once it has waited `maxWaitMs`. */
   private wait(units: number, client: ClientLoad): Promise<Holding> {
     const { maxWaitMs } = this.limits;
-    if (maxWaitMs === undefined) return new Promise<Holding>((start, refuse) => this.waiting.push({ units, client, start, refuse }));
+    if (maxWaitMs === undefined)
+      return new Promise<Holding>((start, refuse) => this.waiting.push({ units, client, start, refuse }));
     return new Promise<Holding>((start, refuse) => {
       const waiting: Waiting = {
         units,

@@ -37,7 +37,9 @@ function sortSegment(rows: Uint8Array): Uint8Array {
   const count = rows.length / RECORD_BYTES;
   const order = Array.from({ length: count }, (_, i) => i).sort((i, j) => compareRows(rows, i, j));
   const sorted = new Uint8Array(rows.length);
-  order.forEach((from, to) => sorted.set(rows.subarray(from * RECORD_BYTES, (from + 1) * RECORD_BYTES), to * RECORD_BYTES));
+  order.forEach((from, to) =>
+    sorted.set(rows.subarray(from * RECORD_BYTES, (from + 1) * RECORD_BYTES), to * RECORD_BYTES),
+  );
   return sorted;
 }
 
@@ -113,7 +115,8 @@ export class CompactRecordsBuilder {
   /** `rows`: records laid out as RECORD_BYTES each (mint then name). */
   add(rows: Uint8Array): void {
     const added = rows.length / RECORD_BYTES;
-    if (this.count + added > this.maxRecords) throw new OverBudgetError(`more than ${this.maxRecords} tokenizer records`);
+    if (this.count + added > this.maxRecords)
+      throw new OverBudgetError(`more than ${this.maxRecords} tokenizer records`);
     this.count += added;
     const perSegment = new Uint32Array(SEGMENTS);
     for (let i = 0; i < added; i++) perSegment[rows[i * RECORD_BYTES]!]!++;

@@ -116,7 +116,10 @@ export class Resolver {
     this.yieldTurn = options.yieldTurn ?? yieldByTimer;
     // ttlResolution 0: lru-cache otherwise memoizes "now" until a timer clears it, and Workers drop a
     // request's timers when it ends, so on workerd entries never aged (no expiry ever seen).
-    this.holders = options.holderTtlMs > 0 ? new LRUCache({ ...HINTS_BOUND, ttl: options.holderTtlMs, ttlResolution: 0 }) : undefined;
+    this.holders =
+      options.holderTtlMs > 0
+        ? new LRUCache({ ...HINTS_BOUND, ttl: options.holderTtlMs, ttlResolution: 0 })
+        : undefined;
     this.cache =
       options.cacheTtlMs > 0
         ? new LRUCache({
@@ -185,7 +188,9 @@ export class Resolver {
     const chain = gatheredReads(endpoint, this.yieldTurn);
     return Promise.all(
       domains.map((domain) =>
-        settle(() => (safe && this.readsSrs(domain) ? this.safeResolve(chain, domain) : this.resolveReadingAhead(chain, domain))),
+        settle(() =>
+          safe && this.readsSrs(domain) ? this.safeResolve(chain, domain) : this.resolveReadingAhead(chain, domain),
+        ),
       ),
     );
   }
@@ -332,10 +337,22 @@ export class Resolver {
    * another request's budget running out, so there are no more of them
    * than requests sharing the name, and the joiner's own deadline ends them.
    */
-  private joined(shared: Promise<Address>, registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
+  private joined(
+    shared: Promise<Address>,
+    registry: Registry,
+    endpoint: RpcEndpoint,
+    name: string,
+    id: string,
+  ): Promise<Address> {
     return shared.catch((error: unknown) => {
       const own = endpoint.budget;
-      if (!(error instanceof RpcBudgetError) || own === undefined || own.exhausted !== undefined || error === own.exhausted) throw error;
+      if (
+        !(error instanceof RpcBudgetError) ||
+        own === undefined ||
+        own.exhausted !== undefined ||
+        error === own.exhausted
+      )
+        throw error;
       const again = this.inFlight.get(id);
       if (again && again !== shared) return this.joined(again, registry, endpoint, name, id);
       return this.start(registry, endpoint, name, id);

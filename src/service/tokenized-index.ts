@@ -40,7 +40,10 @@ const MAX_RETRY_MS = 5 * 60_000;
  */
 function partitionsMayFit(error: unknown): boolean {
   if (error instanceof HttpStatusError) return error.status === 413;
-  return error instanceof OverloadedError || (error instanceof RpcError && (error.kind === "too-large" || error.kind === "timeout"));
+  return (
+    error instanceof OverloadedError ||
+    (error instanceof RpcError && (error.kind === "too-large" || error.kind === "timeout"))
+  );
 }
 
 /** Why the index must be rebuilt from a full scan rather than caught up. */
@@ -115,7 +118,9 @@ export function indexedSource(index: MintIndex, telemetry: Telemetry = NO_TELEME
     }
     const { slot, mints } = read;
     if (mints.length === 0) return [];
-    const answer = await index.namesOf(mints, slot).catch((): IndexAnswer => ({ unavailable: "failed", floor: floor ?? 0 }));
+    const answer = await index
+      .namesOf(mints, slot)
+      .catch((): IndexAnswer => ({ unavailable: "failed", floor: floor ?? 0 }));
     if ("unavailable" in answer) {
       telemetry.tokenizedIndexFallback(answer.unavailable);
       return scanRecordsOfMints(chain, mints, floor);
@@ -261,7 +266,8 @@ export class TokenizedIndex implements MintIndex {
    */
   private floorRefused(servable: number | undefined): boolean {
     const now = performance.now();
-    if (servable !== undefined && servable < this.floorSlot) this.servableSlot = Math.max(this.servableSlot ?? 0, servable);
+    if (servable !== undefined && servable < this.floorSlot)
+      this.servableSlot = Math.max(this.servableSlot ?? 0, servable);
     this.floorRefusedSince ??= now;
     if (now - this.floorRefusedSince < (this.options.floorGiveUpMs ?? DEFAULT_FLOOR_GIVE_UP_MS)) return false;
     const from = this.floorSlot;
@@ -428,9 +434,15 @@ export class TokenizedIndex implements MintIndex {
     this.state = next;
     this.telemetry.tokenizedIndexState(next);
     const { logger } = this.options;
-    if ((next === "failed" || next === "over_budget") && !(this.degraded && previous === "building" && this.lastLogged === next)) {
+    if (
+      (next === "failed" || next === "over_budget") &&
+      !(this.degraded && previous === "building" && this.lastLogged === next)
+    ) {
       const reason = cause instanceof Error ? cause.message : String(cause);
-      logger?.warn({ index: "tokenized", state: next, reason }, "tokenized index unavailable: /domains scans per request");
+      logger?.warn(
+        { index: "tokenized", state: next, reason },
+        "tokenized index unavailable: /domains scans per request",
+      );
       this.degraded = true;
       this.lastLogged = next;
     } else if (next === "ready" && this.degraded) {
@@ -507,7 +519,8 @@ export class TokenizedIndex implements MintIndex {
     const rows = new Uint8Array(accounts.length * RECORD_BYTES);
     accounts.forEach(({ account }, i) => {
       const data = account.data;
-      if (data.length !== RECORD_SLICE.length) throw new RpcError("invalid-response", "NFT record slice has the wrong size");
+      if (data.length !== RECORD_SLICE.length)
+        throw new RpcError("invalid-response", "NFT record slice has the wrong size");
       // The slice is name account (0..32), owner (32..64), mint (64..96): a row is mint then name account.
       rows.set(data.subarray(64, 96), i * RECORD_BYTES);
       rows.set(data.subarray(0, 32), i * RECORD_BYTES + 32);
@@ -527,12 +540,15 @@ export class TokenizedIndex implements MintIndex {
       ...(this.cursor && { until: this.cursor }),
       ...(atLeast > 0 && { minContextSlot: atLeast }),
     });
-    if (signatures.length >= BACKLOG_LIMIT) throw new NeedsRebuild(`a backlog of ${BACKLOG_LIMIT} tokenizer transactions or more`);
+    if (signatures.length >= BACKLOG_LIMIT)
+      throw new NeedsRebuild(`a backlog of ${BACKLOG_LIMIT} tokenizer transactions or more`);
     const applied = signatures.filter((entry) => !entry.failed).reverse();
     const touched = new Set<Address>();
     for (let i = 0; i < applied.length; i += TRANSACTIONS_PER_ROUND) {
       const round = applied.slice(i, i + TRANSACTIONS_PER_ROUND);
-      const transactions = await Promise.all(round.map((entry) => this.endpoint.getTransactionAccounts(entry.signature, COMMITMENT)));
+      const transactions = await Promise.all(
+        round.map((entry) => this.endpoint.getTransactionAccounts(entry.signature, COMMITMENT)),
+      );
       for (const transaction of transactions) {
         // A signature the node lists but cannot return yet.
         if (!transaction) throw new NeedsRebuild("a listed tokenizer transaction the node cannot return");
@@ -557,8 +573,10 @@ export class TokenizedIndex implements MintIndex {
       // Which records of a shared mint remain is not tracked: such a change rebuilds.
       if (this.store.isAmbiguous(mint)) throw new NeedsRebuild("a change to a mint named by several records");
       if (record.tag === NftRecordTag.ActiveRecord) this.store.activate(mint, name);
-      else if (record.tag === NftRecordTag.InactiveRecord && this.store.lookup(mint) === name) this.store.deactivate(mint);
+      else if (record.tag === NftRecordTag.InactiveRecord && this.store.lookup(mint) === name)
+        this.store.deactivate(mint);
     }
-    if (this.store.bytes > this.options.maxBytes) throw new NeedsRebuild("changes since the last build over the memory budget");
+    if (this.store.bytes > this.options.maxBytes)
+      throw new NeedsRebuild("changes since the last build over the memory budget");
   }
 }

@@ -14,8 +14,7 @@ export interface TokenAmountEntry {
 
 /** A `getProgramAccounts` filter; memcmp bytes are raw here and encoded by the RPC layer. */
 export type AccountFilter =
-  | { readonly dataSize: number }
-  | { readonly memcmp: { readonly offset: number; readonly bytes: Uint8Array } };
+  { readonly dataSize: number } | { readonly memcmp: { readonly offset: number; readonly bytes: Uint8Array } };
 
 export interface ProgramAccountsQuery {
   readonly filters: readonly AccountFilter[];

@@ -159,7 +159,9 @@ export const deriveSrsRecordKey = (name: string): Address =>
 
 /** The one Token-2022 mint an SRS record may name as its owner. */
 export const deriveSrsMint = (recordKey: Address): Address =>
-  memoized(`srsm:${recordKey}`, () => findProgramAddress([utf8.encode("mint"), addressToBytes(recordKey)], SRS_PROGRAM_ID));
+  memoized(`srsm:${recordKey}`, () =>
+    findProgramAddress([utf8.encode("mint"), addressToBytes(recordKey)], SRS_PROGRAM_ID),
+  );
 
 /** Every account `/resolve` reads for a name, in one derivation. */
 export interface ResolutionKeys {
@@ -195,7 +197,12 @@ export function deriveResolutionKeys(name: string): ResolutionKeys {
   if (held !== undefined) return held;
   // Computed without the per-key memo: these keys are only ever asked for together.
   const domain = domainKeyOf(name);
-  const keys = resolutionKeys(domain, nftRecordKeyOf(domain), recordV1KeyOf(domain, "SOL"), recordV2KeyOf(domain, "SOL"));
+  const keys = resolutionKeys(
+    domain,
+    nftRecordKeyOf(domain),
+    recordV1KeyOf(domain, "SOL"),
+    recordV2KeyOf(domain, "SOL"),
+  );
   resolutionMemo.set(digest, (slab, offset) => {
     writeAscii(slab, offset, keys.domain);
     writeAscii(slab, offset + ADDRESS_FIELD_BYTES, keys.nftRecord);
@@ -219,7 +226,9 @@ function resolutionKeys(domain: Address, nftRecord: Address, solV1: Address, sol
 
 /** Primary ("favourite") domain account of a wallet, under the name-offers program. */
 export const derivePrimaryDomainKey = (wallet: Address): Address =>
-  memoized(`pd:${wallet}`, () => findProgramAddress([utf8.encode("favourite_domain"), addressToBytes(wallet)], NAME_OFFERS_ID));
+  memoized(`pd:${wallet}`, () =>
+    findProgramAddress([utf8.encode("favourite_domain"), addressToBytes(wallet)], NAME_OFFERS_ID),
+  );
 
 /** Associated classic-token account of `wallet` for `mint` (off-curve wallets allowed). */
 export const deriveAssociatedTokenAccount = (wallet: Address, mint: Address): Address =>

@@ -57,7 +57,9 @@ let RecordsLib: { deserialize(data: Buffer): RecordsLibRecord };
 
 beforeAll(async () => {
   // The records lib is bundled inside the SDK and not exported by it.
-  const path = resolve("node_modules/@bonfida/spl-name-service/dist/esm/node_modules/@bonfida/sns-records/dist/index.mjs");
+  const path = resolve(
+    "node_modules/@bonfida/spl-name-service/dist/esm/node_modules/@bonfida/sns-records/dist/index.mjs",
+  );
   ({ Record: RecordsLib } = (await import(pathToFileURL(path).href)) as { Record: typeof RecordsLib });
 });
 
@@ -115,7 +117,10 @@ class FakeConnection implements SdkConnection {
 
   async getTokenLargestAccounts(mint: PublicKey) {
     const address = this.largest.get(mint.toBase58());
-    return { context: { slot: 1 }, value: address ? [{ address, amount: "1", decimals: 0, uiAmount: 1, uiAmountString: "1" }] : [] };
+    return {
+      context: { slot: 1 },
+      value: address ? [{ address, amount: "1", decimals: 0, uiAmount: 1, uiAmountString: "1" }] : [],
+    };
   }
 }
 
@@ -145,7 +150,11 @@ function randomCase(rng: Rng, type: RecordType, domain: Domain): Case {
 // Comparison
 
 const codeOf = (settled: Settled<unknown>): string =>
-  settled.ok ? "ok" : settled.error instanceof SnsError ? settled.error.code : `generic ${(settled.error as Error).message}`;
+  settled.ok
+    ? "ok"
+    : settled.error instanceof SnsError
+      ? settled.error.code
+      : `generic ${(settled.error as Error).message}`;
 
 const proxyJson = (result: SdkRecordResult, type?: RecordType): string => JSON.stringify(upstreamRecord(result, type));
 
@@ -222,7 +231,8 @@ function randomValue(rng: Rng, type: RecordType): string {
   }
   if (roll < 0.6) return `0x${Buffer.from(rng.bytes(rng.int(0, 23))).toString("hex")}${rng.bool(0.3) ? "g" : ""}`;
   if (roll < 0.7) return new PublicKey(rng.bytes(32)).toBase58().slice(0, rng.int(1, 44));
-  if (roll < 0.8) return rng.pick(["1.2.3.4", "::1", "127.1", "0x7f.1", "1.2.3", "fe80::1%eth0", "::ffff:1.2.3.4", "1::2::3", ""]);
+  if (roll < 0.8)
+    return rng.pick(["1.2.3.4", "::1", "127.1", "0x7f.1", "1.2.3", "fe80::1%eth0", "::ffff:1.2.3.4", "1::2::3", ""]);
   return randomText(rng);
 }
 
@@ -262,7 +272,15 @@ describe.each(SEEDS)("records vs SDK 3.0.26 (%s seed %i)", (_, seed, cases) => {
       await withContext(`seed=${seed} case=${i} ${testCase.describe}`, () => checkSingle(testCase, domain, tally));
     }
     const readability = ["short", "validation", "overrun"];
-    const verification = ["fresh", "stale", "roa true", "roa false", "roa undefined", "fresh for holder", "stale for holder"];
+    const verification = [
+      "fresh",
+      "stale",
+      "roa true",
+      "roa false",
+      "roa undefined",
+      "fresh for holder",
+      "stale for holder",
+    ];
     expectReached(tally, [...readability, ...verification, "decoded", "undecodable"], seed);
     expect(tally.get("decoded")!).toBeGreaterThan(cases / 2);
   });
@@ -311,7 +329,9 @@ describe.each(SEEDS)("records vs SDK 3.0.26 (%s seed %i)", (_, seed, cases) => {
       await withContext(`seed=${seed} case=${i} ${detail}`, async () => {
         const connection = new FakeConnection(domain, present);
         const owner = currentOwner(domain);
-        const theirs = await settle(() => sdk.getMultipleRecordsV2(connection, domain.name, requested, { deserialize: true }));
+        const theirs = await settle(() =>
+          sdk.getMultipleRecordsV2(connection, domain.name, requested, { deserialize: true }),
+        );
         const ours = await settle(() =>
           requested.flatMap((type) => {
             const account = present.get(type);

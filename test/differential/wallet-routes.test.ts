@@ -4,7 +4,14 @@ import { type Tally, count, mapLimit } from "../../testkit/differential.js";
 import { seedsOfThisRun } from "../../testkit/differential-seeds.js";
 import { createRng } from "../../testkit/rng.js";
 import { sdk } from "../../testkit/sdk.js";
-import { type Stack, type TestGateway, request, startStack, startTestGateway, describeOnNode } from "../../testkit/stack.js";
+import {
+  type Stack,
+  type TestGateway,
+  request,
+  startStack,
+  startTestGateway,
+  describeOnNode,
+} from "../../testkit/stack.js";
 import { type SdkWalletCall, SdkWalletOracle } from "../../testkit/wallet-sdk.js";
 import { WALLET_LABELS, type WalletState, buildWalletLedger, generateWalletStates } from "../../testkit/wallet-gen.js";
 
@@ -35,7 +42,8 @@ const PHASE_TIMEOUT_MS = 300_000;
 const envSeed = process.env.DIFF_SEED?.trim();
 const seeds = envSeed ? [Number(envSeed)] : seedsOfThisRun(FIXED_SEED);
 const perSeed = process.env.DIFF_COUNT ? Number(process.env.DIFF_COUNT) : seeds.length === 1 ? 1000 : 500;
-for (const seed of seeds) if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`bad DIFF_SEED ${envSeed}`);
+for (const seed of seeds)
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`bad DIFF_SEED ${envSeed}`);
 
 /**
  * States per ledger. Program scans (every `/domains` and `/subdomains`, and
@@ -52,7 +60,9 @@ interface Case {
 const cases: Case[] = seeds
   .flatMap((seed) => generateWalletStates(createRng(seed), perSeed).map((state) => ({ seed, state })))
   .map((c, i) => ({ ...c, shard: Math.floor(i / STATES_PER_LEDGER) }));
-console.info(`differential wallet routes: seeds ${seeds.join(", ")} × ${perSeed} states (reproduce with DIFF_SEED=<seed>)`);
+console.info(
+  `differential wallet routes: seeds ${seeds.join(", ")} × ${perSeed} states (reproduce with DIFF_SEED=<seed>)`,
+);
 
 interface Outcome {
   readonly status: number;
@@ -136,7 +146,8 @@ describeOnNode(`wallet routes equal the SDK over ${cases.length} generated walle
   it("covers every labelled case at least 10 times", () => {
     const tally: Tally = new Map();
     for (const { state } of cases) for (const label of state.labels) count(tally, label);
-    for (const label of WALLET_LABELS) expect(tally.get(label) ?? 0, `label ${label}`).toBeGreaterThanOrEqual(MIN_PER_LABEL);
+    for (const label of WALLET_LABELS)
+      expect(tally.get(label) ?? 0, `label ${label}`).toBeGreaterThanOrEqual(MIN_PER_LABEL);
     expect(cases.length).toBeGreaterThanOrEqual(1000);
   });
 
@@ -162,7 +173,9 @@ describeOnNode(`wallet routes equal the SDK over ${cases.length} generated walle
           if (i === 0) {
             // Pure derivations, by the SDK in this thread: one name per state is plenty.
             jobs.push(compare(`/domain-key/${name}`, c, ok(sdk.getDomainKeySync(name).pubkey.toBase58())));
-            jobs.push(compare(`/reverse-key/${name}`, c, ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58())));
+            jobs.push(
+              compare(`/reverse-key/${name}`, c, ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58())),
+            );
           }
           const expected = upstream(c, { op: "reverseLookup", key }, "Account not found");
           jobs.push(
@@ -171,7 +184,9 @@ describeOnNode(`wallet routes equal the SDK over ${cases.length} generated walle
           );
         }
         for (const parent of state.parents) {
-          jobs.push(compare(`/subdomains/${parent}`, c, upstream(c, { op: "subdomains", parentKey: deriveDomainKey(parent) })));
+          jobs.push(
+            compare(`/subdomains/${parent}`, c, upstream(c, { op: "subdomains", parentKey: deriveDomainKey(parent) })),
+          );
         }
         await Promise.all(jobs);
       });
@@ -187,7 +202,7 @@ describeOnNode(`wallet routes equal the SDK over ${cases.length} generated walle
     async () => {
       const rng = createRng(seeds[0]! ^ 0x5eed);
       const batches: Case[][] = [];
-      for (let i = 0; i < cases.length; ) {
+      for (let i = 0; i < cases.length;) {
         const size = rng.int(1, 30);
         const batch = cases.slice(i, i + size).filter((c) => c.shard === cases[i]!.shard);
         batches.push(batch);
@@ -196,7 +211,10 @@ describeOnNode(`wallet routes equal the SDK over ${cases.length} generated walle
       let nonNull = 0;
       await mapLimit(batches, CONCURRENCY, async (batch) => {
         const healthy = batch.filter((c) => !c.state.brokenPrimary);
-        const sdkBatch = healthy.length > 0 ? await upstream(batch[0]!, { op: "multipleFavorites", wallets: healthy.map((c) => c.state.wallet) }) : ok([]);
+        const sdkBatch =
+          healthy.length > 0
+            ? await upstream(batch[0]!, { op: "multipleFavorites", wallets: healthy.map((c) => c.state.wallet) })
+            : ok([]);
         const names = (sdkBatch.body as { result: (string | null)[] }).result;
         const byCase = new Map(healthy.map((c, i) => [c, names[i] ?? null]));
         const expected = batch.map((c) => byCase.get(c) ?? null);

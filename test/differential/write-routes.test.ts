@@ -46,8 +46,11 @@ const CONCURRENCY = 16;
 const envSeed = process.env.DIFF_SEED?.trim();
 const seeds = envSeed ? [Number(envSeed)] : seedsOfThisRun(FIXED_SEED);
 const perSeed = process.env.DIFF_COUNT ? Number(process.env.DIFF_COUNT) : 500;
-for (const seed of seeds) if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`bad DIFF_SEED ${envSeed}`);
-console.info(`differential write routes: seeds ${seeds.join(", ")} × ${perSeed} inputs per route (reproduce with DIFF_SEED=<seed>)`);
+for (const seed of seeds)
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`bad DIFF_SEED ${envSeed}`);
+console.info(
+  `differential write routes: seeds ${seeds.join(", ")} × ${perSeed} inputs per route (reproduce with DIFF_SEED=<seed>)`,
+);
 
 interface Outcome {
   readonly status: number;
@@ -58,7 +61,11 @@ const failure = (status: number, result: string): Outcome => ({ status, body: { 
 
 const instructionJson = (ix: TransactionInstruction) => ({
   programId: ix.programId.toBase58(),
-  keys: ix.keys.map((meta) => ({ isSigner: meta.isSigner, isWritable: meta.isWritable, pubkey: meta.pubkey.toBase58() })),
+  keys: ix.keys.map((meta) => ({
+    isSigner: meta.isSigner,
+    isWritable: meta.isWritable,
+    pubkey: meta.pubkey.toBase58(),
+  })),
   data: ix.data.toString("base64"),
 });
 
@@ -71,7 +78,11 @@ function serialized(feePayer: PublicKey, instructions: TransactionInstruction[],
 }
 
 /** Upstream's two answers (instruction list, serialized) for what the SDK built or threw. */
-async function upstream(build: () => Promise<TransactionInstruction[]>, feePayer: string, blockhash: string): Promise<[Outcome, Outcome]> {
+async function upstream(
+  build: () => Promise<TransactionInstruction[]>,
+  feePayer: string,
+  blockhash: string,
+): Promise<[Outcome, Outcome]> {
   let instructions: TransactionInstruction[];
   try {
     instructions = await build();
@@ -101,7 +112,11 @@ function upstreamRegister(c: RegisterCase, blockhash: string): Promise<[Outcome,
   const buyer = new PublicKey(c.buyer);
   const mint = new PublicKey(c.mint ?? USDC_MINT);
   const referrer = c.referrer === undefined ? undefined : new PublicKey(c.referrer);
-  return upstream(() => sdk.registerDomainNameV2(NO_ACCOUNTS, c.label, c.space, buyer, ataOf(buyer, mint), mint, referrer), c.buyer, blockhash);
+  return upstream(
+    () => sdk.registerDomainNameV2(NO_ACCOUNTS, c.label, c.space, buyer, ataOf(buyer, mint), mint, referrer),
+    c.buyer,
+    blockhash,
+  );
 }
 
 /** The query as a client might spell it: members shuffled, `space` as any number text that coerces to it, unknown keys, repeats after the first. */
@@ -168,8 +183,20 @@ describeOnNode("register vs SDK 3.0.26 registerDomainNameV2 and web3.js serializ
           const signed = await stack.get(`/register?${registerQuery(rng, c, true)}`);
           expect({ status: signed.status, body: signed.body }).toEqual(transaction);
         });
-        count(tally, c.mint === undefined ? "default mint" : (PAYMENT_MINTS.find((m) => m.mint === c.mint)?.symbol ?? "unsupported mint"));
-        count(tally, c.referrer === undefined ? "no referrer" : REFERRERS.includes(c.referrer) ? `referrer ${REFERRERS.indexOf(c.referrer)}` : "unknown referrer");
+        count(
+          tally,
+          c.mint === undefined
+            ? "default mint"
+            : (PAYMENT_MINTS.find((m) => m.mint === c.mint)?.symbol ?? "unsupported mint"),
+        );
+        count(
+          tally,
+          c.referrer === undefined
+            ? "no referrer"
+            : REFERRERS.includes(c.referrer)
+              ? `referrer ${REFERRERS.indexOf(c.referrer)}`
+              : "unknown referrer",
+        );
         if (/[^\x00-\x7f]/u.test(c.label)) count(tally, "non-ASCII label");
         if (/\p{Extended_Pictographic}/u.test(c.label)) count(tally, "emoji label");
         if (c.domain !== c.label) count(tally, "normalized label");
@@ -211,7 +238,11 @@ describeOnNode("create-subdomain vs SDK 3.0.26 createSubdomain and web3.js seria
         await mapLimit(cases, CONCURRENCY, async (c) => {
           await withContext(`seed=${seed} create-subdomain ${JSON.stringify(c)}`, async () => {
             const owner = new PublicKey(c.owner);
-            const [list, transaction] = await upstream(() => sdk.createSubdomain(connection, c.name, owner, 0), c.owner, blockhash);
+            const [list, transaction] = await upstream(
+              () => sdk.createSubdomain(connection, c.name, owner, 0),
+              c.owner,
+              blockhash,
+            );
             count(tally, `status ${list.status}`);
             const plain = await stack.get(`/create-subdomain?${subdomainQuery(rng, c, false)}`);
             expect({ status: plain.status, body: plain.body }).toEqual(list);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Fault, Ledger, type Localnet, buildDomainAccounts, identity, startLocalnet } from "../../src/localnet/index.js";
+import {
+  type Fault,
+  Ledger,
+  type Localnet,
+  buildDomainAccounts,
+  identity,
+  startLocalnet,
+} from "../../src/localnet/index.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { type TestGateway, onWorkerd, request, startTestGateway, describeOnNode } from "../../testkit/stack.js";
 
@@ -26,7 +33,8 @@ const host = (localnet: Localnet) => new URL(localnet.url).host;
 
 beforeAll(async () => {
   ledger = new Ledger();
-  for (const { address, account } of buildDomainAccounts({ name: "art", owner: alice })) ledger.setAccount(address, account);
+  for (const { address, account } of buildDomainAccounts({ name: "art", owner: alice }))
+    ledger.setAccount(address, account);
   const localnets = await Promise.all([0, 1, 2].map(() => startLocalnet({ ledger })));
   [first, second, third] = [localnets[0]!, localnets[1]!, localnets[2]!];
 });
@@ -52,9 +60,18 @@ describe("a fault on the first endpoint is answered by the second", () => {
     ["HTTP 503", { kind: "http-status", status: 503, times: 1 }],
     ["an HTML page instead of JSON", { kind: "garbage", times: 1 }],
     ["-32005 node is behind", { kind: "jsonrpc-error", code: -32005, message: "Node is behind by 42 slots", times: 1 }],
-    ["-32004 block not available", { kind: "jsonrpc-error", code: -32004, message: "Block not available for slot", times: 1 }],
-    ["-32014 block status not yet available", { kind: "jsonrpc-error", code: -32014, message: "Block status not yet available", times: 1 }],
-    ["-32016 min context slot not reached", { kind: "jsonrpc-error", code: -32016, message: "Minimum context slot has not been reached", times: 1 }],
+    [
+      "-32004 block not available",
+      { kind: "jsonrpc-error", code: -32004, message: "Block not available for slot", times: 1 },
+    ],
+    [
+      "-32014 block status not yet available",
+      { kind: "jsonrpc-error", code: -32014, message: "Block status not yet available", times: 1 },
+    ],
+    [
+      "-32016 min context slot not reached",
+      { kind: "jsonrpc-error", code: -32016, message: "Minimum context slot has not been reached", times: 1 },
+    ],
     ["-32601 method not served", { kind: "jsonrpc-error", code: -32601, message: "Method not found", times: 1 }],
   ];
   for (const [name, fault] of kinds) {
@@ -95,7 +112,12 @@ describe("a fault on the first endpoint is answered by the second", () => {
   it("-32016, a slot the gateway asked that the node has not reached, fails over but never benches the endpoint", async () => {
     first.resetStats();
     second.resetStats();
-    first.setFault({ kind: "jsonrpc-error", code: -32016, message: "Minimum context slot has not been reached", times: 8 });
+    first.setFault({
+      kind: "jsonrpc-error",
+      code: -32016,
+      message: "Minimum context slot has not been reached",
+      times: 8,
+    });
     for (let i = 0; i < 8; i++) expect((await resolveArt(gateway)).body).toEqual(expected);
     // Asked every time: five faults in a row would have taken it out of rotation after the fifth.
     expect(first.stats.httpRequests).toBe(8);
@@ -149,9 +171,15 @@ describe("a flapping endpoint", () => {
     expect(first.stats.httpRequests).toBe(0);
     if (!onWorkerd) {
       const metrics = (await request(gateway.url, "/metrics")).text;
-      expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_circuit", { endpoint: host(first), state: "open" })).toBe(1);
-      expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_faults_total", { endpoint: host(first), kind: "http_5xx" })).toBe(5);
-      expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_events_total", { endpoint: host(first), event: "failover" })).toBe(5);
+      expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_circuit", { endpoint: host(first), state: "open" })).toBe(
+        1,
+      );
+      expect(
+        sampleValue(metrics, "sns_gateway_rpc_endpoint_faults_total", { endpoint: host(first), kind: "http_5xx" }),
+      ).toBe(5);
+      expect(
+        sampleValue(metrics, "sns_gateway_rpc_endpoint_events_total", { endpoint: host(first), event: "failover" }),
+      ).toBe(5);
       expect(metrics).not.toContain(first.url);
     }
     first.setFault(null);
@@ -168,7 +196,9 @@ describe("a flapping endpoint", () => {
     expect(second.stats.httpRequests).toBe(0);
     if (!onWorkerd) {
       const metrics = (await request(gateway.url, "/metrics")).text;
-      expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_circuit", { endpoint: host(first), state: "closed" })).toBe(1);
+      expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_circuit", { endpoint: host(first), state: "closed" })).toBe(
+        1,
+      );
     }
   });
 });
@@ -268,7 +298,9 @@ describe("hedging (RPC_HEDGE_MS)", () => {
       expect(performance.now() - started).toBeLessThan(1000);
       if (!onWorkerd) {
         const metrics = (await request(gateway.url, "/metrics")).text;
-        expect(sampleValue(metrics, "sns_gateway_rpc_endpoint_events_total", { endpoint: host(second), event: "hedge" })).toBeGreaterThanOrEqual(1);
+        expect(
+          sampleValue(metrics, "sns_gateway_rpc_endpoint_events_total", { endpoint: host(second), event: "hedge" }),
+        ).toBeGreaterThanOrEqual(1);
       }
     } finally {
       first.setLatency(0);

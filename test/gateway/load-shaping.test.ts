@@ -32,7 +32,18 @@ describeOnNode("coalescing and batching (cache off)", () => {
   });
 
   it("concurrent resolutions of different names are merged into few requests", async () => {
-    const names = ["plain", "v1-sol", "v2-sol", "stale-v2", "bad-v1-sig", "redeemed", "dex.bonfida", "pay.v2-sol", "nope", "nada"];
+    const names = [
+      "plain",
+      "v1-sol",
+      "v2-sol",
+      "stale-v2",
+      "bad-v1-sig",
+      "redeemed",
+      "dex.bonfida",
+      "pay.v2-sol",
+      "nope",
+      "nada",
+    ];
     // Open the client's keep-alive connections first, so the burst arrives together.
     await Promise.all(names.map(() => stack.get("/health")));
     stack.localnet.resetStats();
@@ -72,7 +83,10 @@ describe("response cache (RESOLVE_CACHE_TTL_MS)", () => {
   });
 
   it("caches answers about chain state, never RPC faults, and never marks errors cacheable", async () => {
-    for (const [name, status] of [["missing", 404], ["invalid-roa", 422]] as const) {
+    for (const [name, status] of [
+      ["missing", 404],
+      ["invalid-roa", 422],
+    ] as const) {
       stack.localnet.resetStats();
       expect((await stack.get(`/resolve/${name}.sns`)).status).toBe(status);
       const again = await stack.get(`/resolve/${name}.sns`);
@@ -106,7 +120,11 @@ describeOnNode("response cache refreshed ahead of expiry", () => {
   it("answers a hit late in its life from the cache and resolves the name again in the background", async () => {
     expect((await stack.get("/resolve/bonfida.sns")).body).toEqual({ s: "ok", result: identity("carol").address });
     const cachedAt = Date.now();
-    transferDomainNft(stack.localnet.ledger, { domainKey: domain, from: identity("carol").address, to: identity("dave").address });
+    transferDomainNft(stack.localnet.ledger, {
+      domainKey: domain,
+      from: identity("carol").address,
+      to: identity("dave").address,
+    });
     try {
       stack.localnet.resetStats();
       await sleepUntil(cachedAt + 1600);
@@ -120,7 +138,11 @@ describeOnNode("response cache refreshed ahead of expiry", () => {
       expect(stack.localnet.stats.httpRequests).toBe(refreshRequests);
       expect((await stack.get("/metrics")).text).toContain('sns_gateway_resolve_cache_total{result="refresh"} 1');
     } finally {
-      transferDomainNft(stack.localnet.ledger, { domainKey: domain, from: identity("dave").address, to: identity("carol").address });
+      transferDomainNft(stack.localnet.ledger, {
+        domainKey: domain,
+        from: identity("dave").address,
+        to: identity("carol").address,
+      });
     }
   });
 });
@@ -129,7 +151,11 @@ describe("tokenized domains seen before resolve in one round trip", () => {
   let stack: Stack;
   const domain = deriveDomainKey("bonfida");
   const giveNft = (from: string, to: string) =>
-    transferDomainNft(stack.localnet.ledger, { domainKey: domain, from: identity(from).address, to: identity(to).address });
+    transferDomainNft(stack.localnet.ledger, {
+      domainKey: domain,
+      from: identity(from).address,
+      to: identity(to).address,
+    });
 
   beforeAll(async () => {
     stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH));
@@ -177,7 +203,11 @@ describe("NFT_HOLDER_TTL_MS: a tokenized domain's holder reused for a bounded ti
   let stack: Stack;
   const domain = deriveDomainKey("bonfida");
   const moveNft = (from: string, to: string) =>
-    transferDomainNft(stack.localnet.ledger, { domainKey: domain, from: identity(from).address, to: identity(to).address });
+    transferDomainNft(stack.localnet.ledger, {
+      domainKey: domain,
+      from: identity(from).address,
+      to: identity(to).address,
+    });
   const resolveBonfida = async () => ((await stack.get("/resolve/bonfida.sns")).body as { result: string }).result;
 
   beforeAll(async () => {
@@ -225,8 +255,23 @@ describe("NFT_HOLDER_TTL_MS: a tokenized domain's holder reused for a bounded ti
 // Pacing is Node-only (Workers get no shared loader whose replies could be paced).
 describeOnNode("RPC_SETTLE_SLICE: a batch reply settled a slice at a time", () => {
   const names = [
-    "bonfida", "dex.bonfida", "redeemed", "v2-sol", "pay.v2-sol", "stale-v2", "v1-sol", "bad-v1-sig", "plain",
-    "profile", "vault", "burned-nft", "unminted", "invalid-roa", "wrong-validation", "malformed-sol", "nope",
+    "bonfida",
+    "dex.bonfida",
+    "redeemed",
+    "v2-sol",
+    "pay.v2-sol",
+    "stale-v2",
+    "v1-sol",
+    "bad-v1-sig",
+    "plain",
+    "profile",
+    "vault",
+    "burned-nft",
+    "unminted",
+    "invalid-roa",
+    "wrong-validation",
+    "malformed-sol",
+    "nope",
   ];
   const paths = names.flatMap((name) => [`/resolve/${name}.sns`, `/resolve/${name}.sol`, `/safe-resolve/${name}.sns`]);
   let paced: Stack;

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Ledger, type Localnet, buildDomainAccounts, identity, startLocalnet, tokenizeDomain } from "../../src/localnet/index.js";
+import {
+  Ledger,
+  type Localnet,
+  buildDomainAccounts,
+  identity,
+  startLocalnet,
+  tokenizeDomain,
+} from "../../src/localnet/index.js";
 import { SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
 import { deriveDomainKey } from "../../src/sns/derive.js";
 import { sampleValue } from "../../testkit/prometheus.js";
@@ -32,7 +39,8 @@ function honestChain(): Ledger {
 function otherChain(): Ledger {
   const ledger = new Ledger();
   for (const name of ["art", "music", "zeta"]) {
-    for (const { address, account } of buildDomainAccounts({ name, owner: mallory })) ledger.setAccount(address, account);
+    for (const { address, account } of buildDomainAccounts({ name, owner: mallory }))
+      ledger.setAccount(address, account);
   }
   tokenizeDomain(ledger, { domainKey: deriveDomainKey("zeta"), holder: bob });
   return ledger;
@@ -70,7 +78,8 @@ afterAll(async () => {
 
 const domainsOf = async (gateway: TestGateway, wallet: string) => {
   const answer = await request(gateway.url, `/domains/${wallet}`);
-  const domains = answer.status === 200 ? (answer.body as { result: { domain: string }[] }).result.map((entry) => entry.domain) : [];
+  const domains =
+    answer.status === 200 ? (answer.body as { result: { domain: string }[] }).result.map((entry) => entry.domain) : [];
   return { status: answer.status, domains };
 };
 const ownerOfArt = async (gateway: TestGateway) => (await request(gateway.url, "/resolve/art.sol")).body;
@@ -105,7 +114,9 @@ describe("a lying endpoint beside an honest one", () => {
       everyMs: 0,
     });
     const domainsOfRound = (round: (typeof rounds)[number]) =>
-      round.domainsStatus === 200 ? (round.domains as { result: { domain: string }[] }).result.map((entry) => entry.domain) : round.domainsStatus;
+      round.domainsStatus === 200
+        ? (round.domains as { result: { domain: string }[] }).result.map((entry) => entry.domain)
+        : round.domainsStatus;
     expect(rounds.map(domainsOfRound)).toEqual(Array(20).fill(["music"]));
     expect(rounds.flatMap((round) => round.domainsStatuses)).toEqual(Array(80).fill(200));
     expect(rounds.map((round) => round.resolved)).toEqual(Array(20).fill({ s: "ok", result: alice }));
@@ -114,7 +125,9 @@ describe("a lying endpoint beside an honest one", () => {
     if (!onWorkerd) {
       const host = new URL(honest.url).host;
       expect(await metric(gateway, "sns_gateway_rpc_endpoint_circuit", { endpoint: host, state: "closed" })).toBe(1);
-      expect(await metric(gateway, "sns_gateway_tokenized_index_slot_events_total", { event: "claim_refused" })).toBeGreaterThan(0);
+      expect(
+        await metric(gateway, "sns_gateway_tokenized_index_slot_events_total", { event: "claim_refused" }),
+      ).toBeGreaterThan(0);
     }
   });
 });
@@ -154,7 +167,9 @@ describe("a single endpoint that lies once", () => {
     // Once recovered, it stays so.
     for (let i = 0; i < 5; i++) expect(await domainsOf(gateway, bob)).toEqual({ status: 200, domains: ["music"] });
     if (!onWorkerd) {
-      expect(await metric(gateway, "sns_gateway_tokenized_index_slot_events_total", { event: "floor_dropped" })).toBe(1);
+      expect(await metric(gateway, "sns_gateway_tokenized_index_slot_events_total", { event: "floor_dropped" })).toBe(
+        1,
+      );
     }
   });
 });

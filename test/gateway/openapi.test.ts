@@ -48,12 +48,23 @@ function exampleCases(path: string, operation: Operation): ExampleCase[] {
   const parameters = operation.parameters ?? [];
   const responseExamples = Object.entries(operation.responses).flatMap(([status, response]) => {
     const json = response.content?.["application/json"];
-    return Object.entries(json?.examples ?? {}).map(([name, example]) => ({ name, status: Number(status), json: json!, example }));
+    return Object.entries(json?.examples ?? {}).map(([name, example]) => ({
+      name,
+      status: Number(status),
+      json: json!,
+      example,
+    }));
   });
   const bodies = operation.requestBody?.content["application/json"]?.examples ?? {};
-  const requested = new Set([...parameters.flatMap((parameter) => Object.keys(parameter.examples ?? {})), ...Object.keys(bodies)]);
+  const requested = new Set([
+    ...parameters.flatMap((parameter) => Object.keys(parameter.examples ?? {})),
+    ...Object.keys(bodies),
+  ]);
   // A route without parameters has one request: its bare path, whose answer is its only 200 example.
-  const names = parameters.length === 0 && !operation.requestBody ? responseExamples.filter((e) => e.status === 200).map((e) => e.name) : [...requested];
+  const names =
+    parameters.length === 0 && !operation.requestBody
+      ? responseExamples.filter((e) => e.status === 200).map((e) => e.name)
+      : [...requested];
   return names.map((name) => {
     const answers = responseExamples.filter((example) => example.name === name);
     expect(answers, `${path} example ${name}: exactly one documented answer`).toHaveLength(1);
@@ -103,7 +114,9 @@ afterAll(() => stack?.close());
 describe("GET /openapi.json", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(document) as unknown as Parameters<Validator["validate"]>[0]);
+    const result = await validator.validate(
+      structuredClone(document) as unknown as Parameters<Validator["validate"]>[0],
+    );
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
@@ -118,7 +131,9 @@ describe("GET /openapi.json", () => {
         .map((route) => route.path.replace(/:(\w+)/g, "{$1}")),
     );
     const key = method === "GET" ? "get" : "post";
-    expect(new Set(Object.entries(document.paths).flatMap(([path, item]) => (item[key] ? [path] : [])))).toEqual(served);
+    expect(new Set(Object.entries(document.paths).flatMap(([path, item]) => (item[key] ? [path] : [])))).toEqual(
+      served,
+    );
   });
 
   it("documents `rpc` on every route that reads the chain, and only there", () => {
@@ -152,7 +167,10 @@ describe("GET /openapi.json", () => {
       expect(exampleCases(path, operation).length, path).toBeGreaterThan(0);
       for (const [status, response] of Object.entries(operation.responses)) {
         if (status === "200") continue;
-        expect(Object.keys(response.content?.["application/json"]?.examples ?? {}).length, `${path} ${status}`).toBeGreaterThan(0);
+        expect(
+          Object.keys(response.content?.["application/json"]?.examples ?? {}).length,
+          `${path} ${status}`,
+        ).toBeGreaterThan(0);
       }
     }
   });
@@ -175,7 +193,10 @@ describe("every documented example request, sent to the demo ledger", () => {
     for (const [path, operation] of operations()) {
       for (const example of exampleCases(path, operation)) {
         const post = example.requestBody !== undefined;
-        const answer = await stack.get(example.url, post ? { method: "POST", body: JSON.stringify(example.requestBody) } : undefined);
+        const answer = await stack.get(
+          example.url,
+          post ? { method: "POST", body: JSON.stringify(example.requestBody) } : undefined,
+        );
         const where = `${example.name}: ${post ? "POST" : "GET"} ${example.url}`;
         expect(answer.status, where).toBe(example.status);
         const validate = ajv.compile({ ...example.schema, components: document.components });
@@ -216,13 +237,20 @@ describe("GET /docs", () => {
   });
 
   it("/docs/ moves permanently to /docs, query kept (the page's relative file names resolve from /docs only)", async () => {
-    for (const [path, location] of [["/docs/", "/docs"], ["/docs/?url=%2Fopenapi.json&x=1", "/docs?url=%2Fopenapi.json&x=1"]]) {
+    for (const [path, location] of [
+      ["/docs/", "/docs"],
+      ["/docs/?url=%2Fopenapi.json&x=1", "/docs?url=%2Fopenapi.json&x=1"],
+    ]) {
       const answer = await stack.get(path!, { redirect: "manual" });
       expect([path, answer.status, answer.headers.get("location")]).toEqual([path, 301, location]);
       expect(answer.headers.get("access-control-allow-origin")).toBe("*");
       expect(answer.headers.get("cache-control")).toBe("public, max-age=300");
       const followed = await stack.get(path!);
-      expect([path, followed.status, followed.headers.get("content-type")]).toEqual([path, 200, "text/html; charset=UTF-8"]);
+      expect([path, followed.status, followed.headers.get("content-type")]).toEqual([
+        path,
+        200,
+        "text/html; charset=UTF-8",
+      ]);
     }
   });
 
@@ -241,10 +269,20 @@ describe("the schemas behind the document check input in the same order as befor
     ["the path before a refused rpc", "/resolve/bonfida.com?rpc=https://127.0.0.1", 400, "Unsupported TLD"],
     ["the path before an over-long rpc", `/resolve/bonfida.com?rpc=${tooLong}`, 400, "Unsupported TLD"],
     ["an over-long rpc once the path is good", `/resolve/plain.sns?rpc=${tooLong}`, 400, "Invalid input"],
-    ["a refused rpc on a route without other input checks", "/subdomains/bonfida?rpc=http://10.0.0.1", 400, "Invalid input"],
+    [
+      "a refused rpc on a route without other input checks",
+      "/subdomains/bonfida?rpc=http://10.0.0.1",
+      400,
+      "Invalid input",
+    ],
     ["records given twice", "/records-v2/profile?records=SOL&records=url", 400, "Invalid input"],
     ["records missing", "/records-v2/profile", 400, "Invalid input"],
-    ["a deprecated route, whatever its input", "/record-key/a..b/nope?rpc=file:///etc/passwd", 400, "This endpoint is deprecated. Use /record-key-v2/:domain/:record instead."],
+    [
+      "a deprecated route, whatever its input",
+      "/record-key/a..b/nope?rpc=file:///etc/passwd",
+      400,
+      "This endpoint is deprecated. Use /record-key-v2/:domain/:record instead.",
+    ],
   ])("%s", async (_, path, status, message) => {
     const answer = await stack.get(path);
     expect(answer.status).toBe(status);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
+import {
+  DEMO_FIXTURE_PATH,
+  type Localnet,
+  identity,
+  loadFixtureFile,
+  startLocalnet,
+} from "../../src/localnet/index.js";
 import { type Stack, startStack } from "../../testkit/stack.js";
 
 /** A second chain that an `rpc` override may name; counts what reaches it. */
@@ -15,14 +21,18 @@ afterAll(async () => {
 });
 
 async function stackWith(env: Record<string, string>): Promise<Stack> {
-  const stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { ALLOW_PRIVATE_RPC_OVERRIDE: "true", ...env });
+  const stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+    ALLOW_PRIVATE_RPC_OVERRIDE: "true",
+    ...env,
+  });
   started.push(stack);
   return stack;
 }
 
 const bob = { s: "ok", result: identity("bob").address };
 const invalid = { s: "error", result: "Invalid input" };
-const viaOther = (path: string, url = other.url) => `${path}${path.includes("?") ? "&" : "?"}rpc=${encodeURIComponent(url)}`;
+const viaOther = (path: string, url = other.url) =>
+  `${path}${path.includes("?") ? "&" : "?"}rpc=${encodeURIComponent(url)}`;
 
 describe("RPC_OVERRIDE=off", () => {
   let stack: Stack;
@@ -32,7 +42,12 @@ describe("RPC_OVERRIDE=off", () => {
 
   it("refuses every rpc parameter with 400, sending nothing to it", async () => {
     other.resetStats();
-    for (const path of ["/resolve/plain.sns", "/safe-resolve/plain.sns", "/record-v2/plain/email", "/records-v2/plain?records=email"]) {
+    for (const path of [
+      "/resolve/plain.sns",
+      "/safe-resolve/plain.sns",
+      "/record-v2/plain/email",
+      "/records-v2/plain?records=email",
+    ]) {
       const answer = await stack.get(viaOther(path));
       expect([path, answer.status, answer.body]).toEqual([path, 400, invalid]);
     }
@@ -82,7 +97,8 @@ describe("RPC_OVERRIDE_RATE_LIMIT", () => {
 
   it("reads the client IP from CLIENT_IP_HEADER only when an operator names it (last hop)", async () => {
     const stack = await stackWith({ RPC_OVERRIDE_RATE_LIMIT: "1", CLIENT_IP_HEADER: "X-Forwarded-For" });
-    const from = (chain: string) => stack.get(viaOther("/resolve/plain.sns"), { headers: { "x-forwarded-for": chain } });
+    const from = (chain: string) =>
+      stack.get(viaOther("/resolve/plain.sns"), { headers: { "x-forwarded-for": chain } });
     expect((await from("1.1.1.1, 10.0.0.1")).status).toBe(200);
     // Same last hop, whatever the client claims before it.
     expect((await from("9.9.9.9, 10.0.0.1")).status).toBe(429);

@@ -6,7 +6,14 @@ import { deriveDomainKey, deriveRecordV2Key } from "../../src/sns/derive.js";
 import { type RecordV2AccountFields, encodeRecordV2Account } from "../../src/sns/layouts/record-v2.js";
 import { RECORD_TYPES, Record } from "../../src/sns/record-types.js";
 import { Validation } from "../../src/sns/layouts/record-v2.js";
-import { type Answer, type Stack, type TestGateway, request, startStack, startTestGateway } from "../../testkit/stack.js";
+import {
+  type Answer,
+  type Stack,
+  type TestGateway,
+  request,
+  startStack,
+  startTestGateway,
+} from "../../testkit/stack.js";
 
 const alice = identity("alice");
 const bob = identity("bob");
@@ -122,7 +129,10 @@ function expectError(answer: Answer, status: number, message: string): void {
   expect(answer.headers.get("cache-control")).toBe("no-store");
 }
 
-const recordJson = (fields: { deserialized?: string; stale: boolean; roa?: boolean }, account: RecordV2AccountFields) => {
+const recordJson = (
+  fields: { deserialized?: string; stale: boolean; roa?: boolean },
+  account: RecordV2AccountFields,
+) => {
   const data = encodeRecordV2Account(account).subarray(104);
   return {
     ...fields,
@@ -221,7 +231,10 @@ describe("GET /record-v2/:domain/:record", () => {
   });
 
   it("reads subdomain records under the subdomain's key", async () => {
-    expect(expectOk(await stack.get("/record-v2/SUB.plain/github"))).toMatchObject({ deserialized: "bob", stale: false });
+    expect(expectOk(await stack.get("/record-v2/SUB.plain/github"))).toMatchObject({
+      deserialized: "bob",
+      stale: false,
+    });
   });
 
   it("trims and lowercases the domain", async () => {
@@ -230,7 +243,12 @@ describe("GET /record-v2/:domain/:record", () => {
 
   it("reads the domain, its NFT record and the record in one getMultipleAccounts HTTP request", async () => {
     expectOk(await stack.get("/record-v2/plain/SOL"));
-    expect(stack.localnet.stats).toEqual({ httpRequests: 1, calls: 1, methods: { getMultipleAccounts: 1 }, roundTrips: 1 });
+    expect(stack.localnet.stats).toEqual({
+      httpRequests: 1,
+      calls: 1,
+      methods: { getMultipleAccounts: 1 },
+      roundTrips: 1,
+    });
   });
 
   it.each([
@@ -300,7 +318,10 @@ describe("GET /records-v2/:domain", () => {
     expect(result).toEqual([
       { type: "CNAME", ...recordJson({ stale: false, roa: false }, fresh(alice.publicKey, BAD_PUNYCODE)) },
       { type: "background", ...recordJson({ stale: false }, BACKGROUND_FIELDS) },
-      { type: "AAAA", ...recordJson({ deserialized: "::1:0:0:1:1:1", stale: false }, fresh(alice.publicKey, AAAA_TIE)) },
+      {
+        type: "AAAA",
+        ...recordJson({ deserialized: "::1:0:0:1:1:1", stale: false }, fresh(alice.publicKey, AAAA_TIE)),
+      },
     ]);
   });
 
@@ -323,14 +344,24 @@ describe("GET /records-v2/:domain", () => {
 
   it("reads everything in exactly one getMultipleAccounts HTTP request when the domain is not tokenized", async () => {
     expectOk(await stack.get("/records-v2/plain?records=SOL,url,email,background,AAAA,A,ETH,IPFS,SOL"));
-    expect(stack.localnet.stats).toEqual({ httpRequests: 1, calls: 1, methods: { getMultipleAccounts: 1 }, roundTrips: 1 });
+    expect(stack.localnet.stats).toEqual({
+      httpRequests: 1,
+      calls: 1,
+      methods: { getMultipleAccounts: 1 },
+      roundTrips: 1,
+    });
   });
 
   it("reads 100 requested records, every type repeated, as 30 distinct keys in one call", async () => {
     const records = Array.from({ length: 100 }, (_, i) => RECORD_TYPES[i % RECORD_TYPES.length]!);
     const result = expectOk(await stack.get(`/records-v2/sub.plain?records=${records.join(",")}`)) as object[];
     expect(result).toHaveLength(records.filter((type) => type === "github").length);
-    expect(stack.localnet.stats).toEqual({ httpRequests: 1, calls: 1, methods: { getMultipleAccounts: 1 }, roundTrips: 1 });
+    expect(stack.localnet.stats).toEqual({
+      httpRequests: 1,
+      calls: 1,
+      methods: { getMultipleAccounts: 1 },
+      roundTrips: 1,
+    });
   });
 
   it("makes the holder lookup only when an NFT record exists", async () => {
@@ -418,7 +449,12 @@ describe("RPC failures and configuration", () => {
   });
 
   it("502 when the holder lookup fails", async () => {
-    stack.localnet.setFault({ kind: "jsonrpc-error", code: -32005, message: "busy", method: "getTokenLargestAccounts" });
+    stack.localnet.setFault({
+      kind: "jsonrpc-error",
+      code: -32005,
+      message: "busy",
+      method: "getTokenLargestAccounts",
+    });
     expectError(await stack.get("/record-v2/tok/twitter"), 502, "RPC unavailable");
     expectError(await stack.get("/records-v2/tok?records=twitter"), 502, "RPC unavailable");
     // An untokenized domain never asks.
@@ -440,7 +476,12 @@ describe("RPC failures and configuration", () => {
 describe("Cache-Control", () => {
   it("is shared-cacheable with CACHE_TTL_SECONDS on success without rpc", async () => {
     const cacheable = "public, max-age=120, stale-while-revalidate=180, stale-if-error=0";
-    for (const path of ["/types/record", "/record-key-v2/plain/SOL", "/record-v2/plain/SOL", "/records-v2/plain?records=SOL"]) {
+    for (const path of [
+      "/types/record",
+      "/record-key-v2/plain/SOL",
+      "/record-v2/plain/SOL",
+      "/records-v2/plain?records=SOL",
+    ]) {
       const answer = await request(privateOverride.url, path);
       expectOk(answer);
       expect(answer.headers.get("cache-control"), path).toBe(cacheable);

@@ -28,7 +28,8 @@ const LIMIT = 256 * 1024;
 
 const post = (stack: Stack, path: string, body: RequestBody | null, init: RequestInit = {}): Promise<Answer> =>
   stack.get(path, { method: "POST", body, ...init });
-const postNames = (stack: Stack, path: string, domains: readonly string[]) => post(stack, path, JSON.stringify({ domains }));
+const postNames = (stack: Stack, path: string, domains: readonly string[]) =>
+  post(stack, path, JSON.stringify({ domains }));
 
 interface Item {
   readonly domain: string;
@@ -132,7 +133,11 @@ describe("POST /resolve: the request", () => {
   });
 
   it("answers 1,000 names", async () => {
-    const answer = await postNames(demo, "/safe-resolve", Array.from({ length: 1000 }, (_, i) => `n${i}.sns`));
+    const answer = await postNames(
+      demo,
+      "/safe-resolve",
+      Array.from({ length: 1000 }, (_, i) => `n${i}.sns`),
+    );
     expect(answer.status).toBe(200);
     expect(itemsOf(answer)).toHaveLength(1000);
   });
@@ -161,7 +166,11 @@ describe("POST /resolve: the request", () => {
     expect((await post(demo, "/resolve/", fine)).status).toBe(404);
     const preflight = await demo.get("/resolve", {
       method: "OPTIONS",
-      headers: { origin: "https://wallet.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      headers: {
+        origin: "https://wallet.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
@@ -171,12 +180,23 @@ describe("POST /resolve: the request", () => {
 
 describe("POST /resolve: items", () => {
   it("gives one item per input in input order, the input as sent, bad names not failing the others", async () => {
-    const domains = ["bonfida.sns", " Plain.SNS ", "", " ", "a/b.sns", "a.b.bonfida.sns", "bonfida.com", "nobody.sns", "vault.sns"];
+    const domains = [
+      "bonfida.sns",
+      " Plain.SNS ",
+      "",
+      " ",
+      "a/b.sns",
+      "a.b.bonfida.sns",
+      "bonfida.com",
+      "nobody.sns",
+      "vault.sns",
+    ];
     const answer = await postNames(demo, "/resolve", domains);
     expect(answer.status).toBe(200);
     const items = itemsOf(answer);
     expect(items.map((item) => item.domain)).toEqual(domains);
-    for (const [i, domain] of domains.entries()) expect(items[i], domain).toEqual(await getItem(demo, "resolve", domain));
+    for (const [i, domain] of domains.entries())
+      expect(items[i], domain).toEqual(await getItem(demo, "resolve", domain));
     expect(items.map((item) => item.status)).toEqual([200, 200, 400, 400, 404, 400, 400, 404, 500]);
   });
 
@@ -194,7 +214,19 @@ describe("POST /resolve: items", () => {
 function mixedInputs(seed: number) {
   const states = generateStates(createRng(seed), 900);
   const names = states.map((state, i) => `${state.name}${i % 3 === 0 ? ".sol" : ".sns"}`);
-  const odd = ["", " ", "\t", "a/b.sns", "bonfida", "x.b.c.sns", ".sns", "a..sns", "x.com", "x.sol.eth", "\u00e9t\u00e9.sns"];
+  const odd = [
+    "",
+    " ",
+    "\t",
+    "a/b.sns",
+    "bonfida",
+    "x.b.c.sns",
+    ".sns",
+    "a..sns",
+    "x.com",
+    "x.sol.eth",
+    "\u00e9t\u00e9.sns",
+  ];
   const repeats = names.slice(0, 100 - odd.length).map((name, i) => (i % 2 === 0 ? ` ${name.toUpperCase()}` : name));
   return { ledger: buildLedger(states), inputs: [...names, ...odd, ...repeats] };
 }
@@ -222,7 +254,9 @@ describe("POST /resolve: a 1,000-name mix of every resolution branch equals the 
     await mapLimit([...inputs.keys()], 16, async (i) => {
       gets[i] = await getItem(target, route, inputs[i]!, query);
     });
-    const differing = items.flatMap((item, i) => (JSON.stringify(item) === JSON.stringify(gets[i]) ? [] : [{ bulk: item, get: gets[i] }]));
+    const differing = items.flatMap((item, i) =>
+      JSON.stringify(item) === JSON.stringify(gets[i]) ? [] : [{ bulk: item, get: gets[i] }],
+    );
     expect(differing, `seed ${seed}`).toEqual([]);
     const statuses = new Set(items.map((item) => item.status));
     for (const status of [200, 400, 404, 422, 500]) expect(statuses, `seed ${seed}`).toContain(status);
@@ -276,7 +310,8 @@ describe("POST /resolve: RPC faults fail the items that needed the RPC (502), ne
       const answer = await postNames(faulty, "/resolve", domains);
       expect(answer.status).toBe(200);
       const items = itemsOf(answer);
-      for (const item of items.slice(0, 4)) expect(item, item.domain).toEqual({ domain: item.domain, ...RPC_UNAVAILABLE });
+      for (const item of items.slice(0, 4))
+        expect(item, item.domain).toEqual({ domain: item.domain, ...RPC_UNAVAILABLE });
       expect(items[4]).toEqual({ domain: "bonfida.com", status: 400, s: "error", result: "Unsupported TLD" });
       expect(items[5]).toEqual({ domain: "a.b.c.sns", status: 400, s: "error", result: "Invalid input" });
     } finally {
@@ -285,7 +320,12 @@ describe("POST /resolve: RPC faults fail the items that needed the RPC (502), ne
   });
 
   it("a fault of one method fails only the names that call it", async () => {
-    faulty.localnet.setFault({ kind: "jsonrpc-error", method: "getTokenLargestAccounts", code: -32603, message: "Internal error" });
+    faulty.localnet.setFault({
+      kind: "jsonrpc-error",
+      method: "getTokenLargestAccounts",
+      code: -32603,
+      message: "Internal error",
+    });
     try {
       const items = itemsOf(await postNames(faulty, "/resolve", ["bonfida.sns", "v2-sol.sns", "plain.sns"]));
       expect(items[0]).toEqual({ domain: "bonfida.sns", ...RPC_UNAVAILABLE });
@@ -322,7 +362,9 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
     const answer = await postNames(plainStack, "/resolve", domains);
     expect(itemsOf(answer).every((item) => item.status === 200)).toBe(true);
     const { roundTrips, methods, httpRequests } = plainStack.localnet.stats;
-    console.info(`bulk ${n} plain names: ${roundTrips} round trip(s), ${methods.getMultipleAccounts} getMultipleAccounts in ${httpRequests} HTTP request(s)`);
+    console.info(
+      `bulk ${n} plain names: ${roundTrips} round trip(s), ${methods.getMultipleAccounts} getMultipleAccounts in ${httpRequests} HTTP request(s)`,
+    );
     expect(roundTrips).toBe(1);
     expect(methods).toEqual({ getMultipleAccounts: Math.ceil((4 * n) / 100) });
     expect(methods.getMultipleAccounts).toBeLessThanOrEqual(bound(n));
@@ -339,7 +381,9 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
       const items = itemsOf(await postNames(stack, "/resolve", domains));
       expect(items.every((item) => item.status === 200)).toBe(true);
       const { roundTrips, methods, httpRequests } = stack.localnet.stats;
-      console.info(`bulk 900 plain names and 100 NFT holders: ${roundTrips} round trips, ${JSON.stringify(methods)} in ${httpRequests} HTTP requests`);
+      console.info(
+        `bulk 900 plain names and 100 NFT holders: ${roundTrips} round trips, ${JSON.stringify(methods)} in ${httpRequests} HTTP requests`,
+      );
       expect(methods.getTokenLargestAccounts).toBe(100);
       expect(roundTrips).toBe(3);
       // 4,000 keys in 40 calls, then the 100 token accounts in one.
@@ -349,7 +393,9 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
       stack.localnet.resetStats();
       expect(itemsOf(await postNames(stack, "/resolve", domains))).toEqual(items);
       const again = stack.localnet.stats;
-      console.info(`bulk again: ${again.roundTrips} round trips, ${JSON.stringify(again.methods)} in ${again.httpRequests} HTTP requests`);
+      console.info(
+        `bulk again: ${again.roundTrips} round trips, ${JSON.stringify(again.methods)} in ${again.httpRequests} HTTP requests`,
+      );
       expect(again.roundTrips).toBe(1);
       // 4,000 keys and the 100 token accounts guessed, in one round.
       expect(again.methods).toEqual({ getMultipleAccounts: 41, getTokenLargestAccounts: 100 });
@@ -381,13 +427,17 @@ describe("POST /resolve: round trips and getMultipleAccounts calls, counted by t
     const stack = await startStack(buildLedger(mix.states));
     try {
       stack.localnet.setLatency(MIX_LATENCY_MS);
-      const domains = mix.entries.slice(0, 1000).map((entry, i) => `${entry.name}${entry.suffixes[i % entry.suffixes.length]}`);
+      const domains = mix.entries
+        .slice(0, 1000)
+        .map((entry, i) => `${entry.name}${entry.suffixes[i % entry.suffixes.length]}`);
       const answer = await postNames(stack, "/resolve", domains);
       const statuses = new Set(itemsOf(answer).map((item) => item.status));
       for (const status of [200, 400, 404, 422, 500]) expect(statuses).toContain(status);
       const { roundTrips, methods, httpRequests } = stack.localnet.stats;
       const distinct = new Set(mix.entries.slice(0, 1000).map((entry) => entry.name)).size;
-      console.info(`bulk mix of 1000 names (${distinct} distinct): ${roundTrips} round trips, ${JSON.stringify(methods)} in ${httpRequests} HTTP requests`);
+      console.info(
+        `bulk mix of 1000 names (${distinct} distinct): ${roundTrips} round trips, ${JSON.stringify(methods)} in ${httpRequests} HTTP requests`,
+      );
       expect(methods.getSlot).toBe(1);
       expect(methods.getTokenLargestAccounts).toBeGreaterThan(50);
       expect(roundTrips).toBeLessThanOrEqual(3);
@@ -405,7 +455,10 @@ describeOnNode("POST /resolve: one request-log line and the bulk metrics (Node)"
   it("logs names, items by status and JSON-RPC calls, and counts bulk requests and names in /metrics", async () => {
     const log = captureLog();
     const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
-    const gateway = await startGateway(loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }), log.logger);
+    const gateway = await startGateway(
+      loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }),
+      log.logger,
+    );
     try {
       const domains = ["plain.sns", "PLAIN.sns", "nobody.sns", "bonfida.com", "v1-sol.sns"];
       const answer = await request(gateway.url, "/safe-resolve", { method: "POST", body: JSON.stringify({ domains }) });
@@ -424,7 +477,13 @@ describeOnNode("POST /resolve: one request-log line and the bulk metrics (Node)"
       const metrics = (await request(gateway.url, "/metrics")).text;
       expect(sampleValue(metrics, "sns_gateway_bulk_requests_total", { route: "/safe-resolve" })).toBe(1);
       expect(sampleValue(metrics, "sns_gateway_bulk_names_total", { route: "/safe-resolve" })).toBe(5);
-      expect(sampleValue(metrics, "sns_gateway_http_requests_total", { route: "/safe-resolve", method: "POST", status: "200" })).toBe(1);
+      expect(
+        sampleValue(metrics, "sns_gateway_http_requests_total", {
+          route: "/safe-resolve",
+          method: "POST",
+          status: "200",
+        }),
+      ).toBe(1);
     } finally {
       await gateway.close();
       await localnet.close();
@@ -445,7 +504,13 @@ describe("POST /resolve and /safe-resolve with SOL_SRS_RESOLUTION=on: items equa
   afterAll(() => stack?.close());
 
   it.each(["resolve", "safe-resolve"])("/%s: SRS .sol names, their .sns side and the demo's names", async (route) => {
-    const domains = [...srsStates.flatMap((state) => [`${state.name}.sol`, `${state.name}.sns`]), "bonfida.sns", "plain.sol", "nobody.sol", "x.com"];
+    const domains = [
+      ...srsStates.flatMap((state) => [`${state.name}.sol`, `${state.name}.sns`]),
+      "bonfida.sns",
+      "plain.sol",
+      "nobody.sol",
+      "x.com",
+    ];
     const answer = await postNames(stack, `/${route}`, domains);
     expect(answer.status).toBe(200);
     const items = itemsOf(answer);
@@ -453,7 +518,9 @@ describe("POST /resolve and /safe-resolve with SOL_SRS_RESOLUTION=on: items equa
     await mapLimit([...domains.keys()], 16, async (i) => {
       gets[i] = await getItem(stack, route, domains[i]!);
     });
-    const differing = items.flatMap((item, i) => (JSON.stringify(item) === JSON.stringify(gets[i]) ? [] : [{ bulk: item, get: gets[i] }]));
+    const differing = items.flatMap((item, i) =>
+      JSON.stringify(item) === JSON.stringify(gets[i]) ? [] : [{ bulk: item, get: gets[i] }],
+    );
     expect(differing, `seed ${seed}`).toEqual([]);
     const statuses = new Set(items.map((item) => item.status));
     for (const status of route === "safe-resolve" ? [200, 404, 409, 410, 422, 500] : [200, 404, 410, 422, 500]) {

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_FIXTURE_PATH, LOCALNET_PDA_PROGRAM, Ledger, identity, loadFixtureFile, pdaAddress, startLocalnet } from "../../src/localnet/index.js";
+import {
+  DEMO_FIXTURE_PATH,
+  LOCALNET_PDA_PROGRAM,
+  Ledger,
+  identity,
+  loadFixtureFile,
+  pdaAddress,
+  startLocalnet,
+} from "../../src/localnet/index.js";
 import { SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
 import { type Stack, startStack } from "../../testkit/stack.js";
 
@@ -126,7 +134,10 @@ describe("/safe-resolve/:domain", () => {
 describe("deprecated record routes", () => {
   it.each([
     ["/record/bonfida/SOL", "This endpoint is deprecated. Use /record-v2/:domain/:record instead."],
-    ["/record/anything%20at%20all/not-a-record?rpc=file:///etc/passwd", "This endpoint is deprecated. Use /record-v2/:domain/:record instead."],
+    [
+      "/record/anything%20at%20all/not-a-record?rpc=file:///etc/passwd",
+      "This endpoint is deprecated. Use /record-v2/:domain/:record instead.",
+    ],
     ["/record-key/bonfida/SOL", "This endpoint is deprecated. Use /record-key-v2/:domain/:record instead."],
     ["/record-key/x..y/z", "This endpoint is deprecated. Use /record-key-v2/:domain/:record instead."],
   ])("%s → 400 without touching the RPC", async (path, message) => {
@@ -205,13 +216,23 @@ describe("RPC faults → 502 RPC unavailable", () => {
   });
 
   it("a JSON-RPC error on the NFT holder lookup (other than -32602)", async () => {
-    stack.localnet.setFault({ kind: "jsonrpc-error", code: -32603, message: "Internal error", method: "getTokenLargestAccounts" });
+    stack.localnet.setFault({
+      kind: "jsonrpc-error",
+      code: -32603,
+      message: "Internal error",
+      method: "getTokenLargestAccounts",
+    });
     const answer = await stack.get("/resolve/bonfida.sns");
     expect(answer.status).toBe(502);
   });
 
   it("-32602 on the NFT holder lookup means no such mint, not an RPC failure", async () => {
-    stack.localnet.setFault({ kind: "jsonrpc-error", code: -32602, message: "Invalid param: could not find account", method: "getTokenLargestAccounts" });
+    stack.localnet.setFault({
+      kind: "jsonrpc-error",
+      code: -32602,
+      message: "Invalid param: could not find account",
+      method: "getTokenLargestAccounts",
+    });
     const answer = await stack.get("/resolve/bonfida.sns");
     expect(answer).toMatchObject({ status: 500, body: error("Internal error") });
   });
@@ -363,7 +384,9 @@ describe("rpc override", () => {
 
   it("with ALLOW_PRIVATE_RPC_OVERRIDE=true, reads the other chain for that request only", async () => {
     const other = new Ledger();
-    const elsewhere = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+    const elsewhere = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      ALLOW_PRIVATE_RPC_OVERRIDE: "true",
+    });
     const secondChain = await startLocalnet({ ledger: other });
     try {
       // A different state on the second chain: `plain` does not exist there.

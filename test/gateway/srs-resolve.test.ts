@@ -1,9 +1,24 @@
 import type { Address } from "@solana/kit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_FIXTURE_PATH, type Fault, type Ledger, buildDomainAccounts, identity, loadFixtureFile, pdaAddress } from "../../src/localnet/index.js";
+import {
+  DEMO_FIXTURE_PATH,
+  type Fault,
+  type Ledger,
+  buildDomainAccounts,
+  identity,
+  loadFixtureFile,
+  pdaAddress,
+} from "../../src/localnet/index.js";
 import { SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
 import { encodeSrsRecord } from "../../src/sns/layouts/srs-record.js";
-import { type Stack, type TestGateway, request, startStack, startTestGateway, describeOnNode } from "../../testkit/stack.js";
+import {
+  type Stack,
+  type TestGateway,
+  request,
+  startStack,
+  startTestGateway,
+  describeOnNode,
+} from "../../testkit/stack.js";
 import { largestAccountsResult, putSrsRecord, putSrsTokenName, srsMintOf } from "../../testkit/srs-ledger.js";
 
 /*
@@ -32,7 +47,8 @@ const heldByVault = pdaAddress("srs-held-by-vault");
 
 /** Every named scenario: its ledger setup. Names are flat SRS names (no SNS domain unless the demo has one). */
 function buildScenarios(ledger: Ledger): void {
-  const put = (name: string, fields: Parameters<typeof encodeSrsRecord>[0], program?: Address) => putSrsRecord(ledger, name, fields, program);
+  const put = (name: string, fields: Parameters<typeof encodeSrsRecord>[0], program?: Address) =>
+    putSrsRecord(ledger, name, fields, program);
   put("srs-live", { owner: key("alice") });
   put("srs-frozen", { owner: key("alice"), frozen: true });
   put("srs-trailing", { owner: key("alice"), trailing: 40 });
@@ -56,27 +72,46 @@ function buildScenarios(ledger: Ledger): void {
   // Token owners.
   putSrsTokenName(ledger, "srs-token", { holders: [{ wallet: key("carol") }] });
   putSrsTokenName(ledger, "srs-token-frozen", { holders: [{ wallet: key("carol"), state: 2 }] });
-  putSrsTokenName(ledger, "srs-token-plain-forms", { mint: { extensions: false }, holders: [{ wallet: key("carol"), extensions: false }] });
+  putSrsTokenName(ledger, "srs-token-plain-forms", {
+    mint: { extensions: false },
+    holders: [{ wallet: key("carol"), extensions: false }],
+  });
   putSrsTokenName(ledger, "srs-token-expired", { expiry: BigInt(NOW) - HOUR, holders: [{ wallet: key("carol") }] });
-  putSrsTokenName(ledger, "srs-noncanonical", { recordMint: srsMintOf("srs-token"), holders: [{ wallet: key("carol") }] });
+  putSrsTokenName(ledger, "srs-noncanonical", {
+    recordMint: srsMintOf("srs-token"),
+    holders: [{ wallet: key("carol") }],
+  });
   putSrsTokenName(ledger, "srs-mint-missing", { mint: null });
-  putSrsTokenName(ledger, "srs-mint-classic", { mint: { program: TOKEN_PROGRAM_ID, extensions: false }, holders: [{ wallet: key("carol") }] });
+  putSrsTokenName(ledger, "srs-mint-classic", {
+    mint: { program: TOKEN_PROGRAM_ID, extensions: false },
+    holders: [{ wallet: key("carol") }],
+  });
   putSrsTokenName(ledger, "srs-mint-1-byte", { mint: { data: new Uint8Array([1]) } });
   putSrsTokenName(ledger, "srs-mint-100-bytes", { mint: { data: new Uint8Array(100) } });
-  putSrsTokenName(ledger, "srs-mint-uninitialized", { mint: { initialized: false }, holders: [{ wallet: key("carol") }] });
+  putSrsTokenName(ledger, "srs-mint-uninitialized", {
+    mint: { initialized: false },
+    holders: [{ wallet: key("carol") }],
+  });
   putSrsTokenName(ledger, "srs-mint-decimals-1", { mint: { decimals: 1 }, holders: [{ wallet: key("carol") }] });
   putSrsTokenName(ledger, "srs-mint-supply-2", { mint: { supply: 2n }, holders: [{ wallet: key("carol") }] });
   putSrsTokenName(ledger, "srs-no-holder", { holders: [] });
   putSrsTokenName(ledger, "srs-two-holders", { holders: [{ wallet: key("carol") }, { wallet: key("dave") }] });
   putSrsTokenName(ledger, "srs-holder-amount-0", { holders: [{ wallet: key("carol"), amount: 0n }] });
   putSrsTokenName(ledger, "srs-holder-uninitialized", { holders: [{ wallet: key("carol"), state: 0 }] });
-  putSrsTokenName(ledger, "srs-holder-classic", { holders: [{ wallet: key("carol"), program: TOKEN_PROGRAM_ID, extensions: false }] });
+  putSrsTokenName(ledger, "srs-holder-classic", {
+    holders: [{ wallet: key("carol"), program: TOKEN_PROGRAM_ID, extensions: false }],
+  });
   putSrsTokenName(ledger, "srs-holder-pda", { holders: [{ wallet: heldByVault }] });
   ledger.setAccount(heldByVault, { owner: ALLOWED_PROGRAM, data: new Uint8Array(8) });
   // Names each read by one test only (round trips counted cold, then warm; one name per cold fault case).
-  for (const name of ["srs-rt-token", "srs-rt-coalesced", "srs-rt-both", "srs-rt-moving"]) putSrsTokenName(ledger, name, { holders: [{ wallet: key("carol") }] });
+  for (const name of ["srs-rt-token", "srs-rt-coalesced", "srs-rt-both", "srs-rt-moving"])
+    putSrsTokenName(ledger, name, { holders: [{ wallet: key("carol") }] });
   putSrsTokenName(ledger, "srs-rt-pda-holder", { holders: [{ wallet: heldByVault }] });
-  for (const { address, account } of buildDomainAccounts({ name: "srs-rt-both", owner: "alice", tokenized: { holder: "carol" } })) {
+  for (const { address, account } of buildDomainAccounts({
+    name: "srs-rt-both",
+    owner: "alice",
+    tokenized: { holder: "carol" },
+  })) {
     ledger.setAccount(address, account);
   }
   COLD_READS.forEach(([owner], r) =>
@@ -222,10 +257,12 @@ describe("Token-2022 reads the node's index cannot produce (crafted getTokenLarg
     ["holder of 1 byte", [[key("crafted-1-byte"), "1"]]],
     ["holder of another mint", [[`${"srs-token"}`, "1"]]],
     ["holder amount 0 listed as 1", [["srs-holder-amount-0", "1"]]],
-    ["amount \"1.0\" is not \"1\"", [["srs-token", "1.0"]]],
+    ['amount "1.0" is not "1"', [["srs-token", "1.0"]]],
   ] as const)("%s → 500", async (_, entries) => {
     const holderOf = (ref: string): Address =>
-      ref.startsWith("srs-") ? (stack.localnet.ledger.tokenLargestAccounts(srsMintOf(ref))[0]!.address as Address) : (ref as Address);
+      ref.startsWith("srs-")
+        ? (stack.localnet.ledger.tokenLargestAccounts(srsMintOf(ref))[0]!.address as Address)
+        : (ref as Address);
     stack.localnet.setFault(craft(entries.map(([ref, amount]) => [holderOf(ref), amount])));
     const answer = await stack.get("/resolve/srs-crafted.sol");
     expect({ status: answer.status, body: answer.body }).toEqual({ status: 500, body: INTERNAL });
@@ -233,32 +270,47 @@ describe("Token-2022 reads the node's index cannot produce (crafted getTokenLarg
 
   it("a crafted answer naming the real holder resolves (the answer is what is read, not the index)", async () => {
     const holder = stack.localnet.ledger.tokenLargestAccounts(srsMintOf("srs-token"))[0]!.address as Address;
-    stack.localnet.setFault(craft([[holder, "1"], [key("someone"), "0"]]));
+    stack.localnet.setFault(
+      craft([
+        [holder, "1"],
+        [key("someone"), "0"],
+      ]),
+    );
     expect((await stack.get("/resolve/srs-token.sol")).body).toEqual(ok(key("carol")));
   });
 
   it("-32602 on getTokenLargestAccounts means no such mint: no owner (500), not an RPC fault", async () => {
-    stack.localnet.setFault({ kind: "jsonrpc-error", method: "getTokenLargestAccounts", code: -32602, message: "Invalid param: not a Token mint" });
+    stack.localnet.setFault({
+      kind: "jsonrpc-error",
+      method: "getTokenLargestAccounts",
+      code: -32602,
+      message: "Invalid param: not a Token mint",
+    });
     expect(await stack.get("/resolve/srs-token.sol")).toMatchObject({ status: 500, body: INTERNAL });
   });
 
   it("any other getTokenLargestAccounts error is 502", async () => {
-    stack.localnet.setFault({ kind: "jsonrpc-error", method: "getTokenLargestAccounts", code: -32603, message: "Internal error" });
+    stack.localnet.setFault({
+      kind: "jsonrpc-error",
+      method: "getTokenLargestAccounts",
+      code: -32603,
+      message: "Internal error",
+    });
     expect(await stack.get("/resolve/srs-token.sol")).toMatchObject({ status: 502, body: error("RPC unavailable") });
   });
 });
 
 const SAFE_ON: readonly (readonly [string, Expected, string])[] = [
-    ["plain", expectKey("bob"), "both agree (SRS owner = SNS registry owner)"],
-    ["bonfida", expectKey("carol"), "both agree (SRS token holder = SNS NFT holder)"],
-    ["v1-sol", expectKey("dave"), "both agree (SNS V1 SOL record)"],
-    ["v2-sol", [409, error("SRS and SNS resolution mismatch")], "SRS frank, SNS erin"],
-    ["srs-only", [404, error("Domain not found")], "SNS side missing"],
-    ["stale-v2", [404, error("Domain not found")], "SRS side missing"],
-    ["nobody-has-this", [404, error("Domain not found")], "both missing"],
-    ["expired", [410, error("Domain expired")], "SRS expired, SNS resolves"],
-    ["invalid-roa", [404, error("Domain not found")], "both fail: the SRS side's error (SNS: 422)"],
-    ["srs-wrong-program", [422, MALFORMED], "both fail: the SRS side's error (SNS: 404)"],
+  ["plain", expectKey("bob"), "both agree (SRS owner = SNS registry owner)"],
+  ["bonfida", expectKey("carol"), "both agree (SRS token holder = SNS NFT holder)"],
+  ["v1-sol", expectKey("dave"), "both agree (SNS V1 SOL record)"],
+  ["v2-sol", [409, error("SRS and SNS resolution mismatch")], "SRS frank, SNS erin"],
+  ["srs-only", [404, error("Domain not found")], "SNS side missing"],
+  ["stale-v2", [404, error("Domain not found")], "SRS side missing"],
+  ["nobody-has-this", [404, error("Domain not found")], "both missing"],
+  ["expired", [410, error("Domain expired")], "SRS expired, SNS resolves"],
+  ["invalid-roa", [404, error("Domain not found")], "both fail: the SRS side's error (SNS: 422)"],
+  ["srs-wrong-program", [422, MALFORMED], "both fail: the SRS side's error (SNS: 404)"],
 ];
 
 describe("GET /safe-resolve/<name>.sol, SOL_SRS_RESOLUTION=on", () => {
@@ -350,7 +402,10 @@ describe("every RPC fault on every read of the SRS path → 502", () => {
     expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: error("RPC unavailable") });
   };
   const cold = COLD_READS.flatMap(([owner, read, method, skip], r) =>
-    FAULTS.map(([kind, fault], k) => [owner, read, kind, coldName(owner, r, k), { ...fault, method, skip, times: 1 } as Fault] as const),
+    FAULTS.map(
+      ([kind, fault], k) =>
+        [owner, read, kind, coldName(owner, r, k), { ...fault, method, skip, times: 1 } as Fault] as const,
+    ),
   );
   it.each(cold)("first resolution, %s owner, read %s: %s", async (_owner, _read, _kind, name, fault) => {
     stack.localnet.setFault(fault);
@@ -377,11 +432,15 @@ describe("a known holder account is only a guess", () => {
   it("a token that moved is found at its new holder; a record turned key-owned answers its key", async () => {
     const ledger = stack.localnet.ledger;
     expect((await stack.get("/resolve/srs-rt-moving.sol")).body).toEqual(ok(key("carol")));
-    putSrsTokenName(ledger, "srs-rt-moving", { holders: [{ wallet: key("carol"), amount: 0n }, { wallet: key("dave") }] });
+    putSrsTokenName(ledger, "srs-rt-moving", {
+      holders: [{ wallet: key("carol"), amount: 0n }, { wallet: key("dave") }],
+    });
     expect((await stack.get("/resolve/srs-rt-moving.sol")).body).toEqual(ok(key("dave")));
     putSrsRecord(ledger, "srs-rt-moving", { owner: key("erin") });
     expect((await stack.get("/resolve/srs-rt-moving.sol")).body).toEqual(ok(key("erin")));
-    putSrsTokenName(ledger, "srs-rt-moving", { holders: [{ wallet: key("dave"), amount: 0n }, { wallet: key("frank") }] });
+    putSrsTokenName(ledger, "srs-rt-moving", {
+      holders: [{ wallet: key("dave"), amount: 0n }, { wallet: key("frank") }],
+    });
     expect((await stack.get("/resolve/srs-rt-moving.sol")).body).toEqual(ok(key("frank")));
   });
 });
@@ -395,7 +454,12 @@ describe("round trips, counted on the RPC", () => {
     return { roundTrips, httpRequests, calls, methods };
   };
   it("a public-key owner: one getMultipleAccounts (record and canonical mint)", async () => {
-    expect(await counted(stack, "/resolve/plain.sol")).toEqual({ roundTrips: 1, httpRequests: 1, calls: 1, methods: { getMultipleAccounts: 1 } });
+    expect(await counted(stack, "/resolve/plain.sol")).toEqual({
+      roundTrips: 1,
+      httpRequests: 1,
+      calls: 1,
+      methods: { getMultipleAccounts: 1 },
+    });
   });
   it("a token owner: three sequential round trips the first time, one once its holder account is known", async () => {
     expect(await counted(stack, "/resolve/srs-rt-token.sol")).toEqual({
@@ -417,7 +481,11 @@ describe("round trips, counted on the RPC", () => {
     expect((await counted(programPda, "/resolve/srs-rt-pda-holder.sol")).roundTrips).toBe(2);
   });
   it("/safe-resolve: both registries in the same round trips", async () => {
-    expect(await counted(stack, "/safe-resolve/plain.sol")).toMatchObject({ roundTrips: 1, httpRequests: 1, methods: { getMultipleAccounts: 1 } });
+    expect(await counted(stack, "/safe-resolve/plain.sol")).toMatchObject({
+      roundTrips: 1,
+      httpRequests: 1,
+      methods: { getMultipleAccounts: 1 },
+    });
     // Tokenized in both registries: three round trips, then one once both holders are known.
     expect(await counted(stack, "/safe-resolve/srs-rt-both.sol")).toMatchObject({
       roundTrips: 3,
@@ -432,7 +500,17 @@ describe("round trips, counted on the RPC", () => {
 
 describeOnNode("coalescing and batching across requests (Node: Workers share no promise between requests)", () => {
   it("concurrent SRS resolutions of different names share one getMultipleAccounts", async () => {
-    const names = ["srs-live", "srs-frozen", "srs-trailing", "srs-valid-hour", "srs-expiry-0", "plain", "v1-sol", "nobody-a", "nobody-b"];
+    const names = [
+      "srs-live",
+      "srs-frozen",
+      "srs-trailing",
+      "srs-valid-hour",
+      "srs-expiry-0",
+      "plain",
+      "v1-sol",
+      "nobody-a",
+      "nobody-b",
+    ];
     await Promise.all(names.map(() => stack.get("/health")));
     stack.localnet.setLatency(200);
     stack.localnet.resetStats();

@@ -89,7 +89,12 @@ describe("/domains follows tokenize, transfer and unwrap while the gateway runs"
     }
     // Token transfers do not name the tokenizer, so pad its history with tokenizer transactions.
     for (let i = 0; i < 200; i++) {
-      ledger.transact({ feePayer: bob, programs: [NAME_TOKENIZER_ID], writes: new Map(), readonly: [deriveNftRecordKey(music)] });
+      ledger.transact({
+        feePayer: bob,
+        programs: [NAME_TOKENIZER_ID],
+        writes: new Map(),
+        readonly: [deriveNftRecordKey(music)],
+      });
     }
     // Answered at once (by the tokenizer scan of its mint while the index rebuilds behind it).
     expect((await domainsOf(stack, bob)).map((d) => d.domain)).toContain("music");
@@ -107,7 +112,10 @@ describe("/domains follows tokenize, transfer and unwrap while the gateway runs"
     const signatures = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), { limit: 5 });
     expect(signatures).toHaveLength(5);
     // The localnet records version 1 transactions by default, as mainnet may: a client must ask for them.
-    const parsed = await connection.getParsedTransactions(signatures.map((s) => s.signature), { maxSupportedTransactionVersion: 1 });
+    const parsed = await connection.getParsedTransactions(
+      signatures.map((s) => s.signature),
+      { maxSupportedTransactionVersion: 1 },
+    );
     for (const tx of parsed) {
       expect(tx?.transaction.message.accountKeys.some((key) => key.pubkey.toBase58() === NAME_TOKENIZER_ID)).toBe(true);
     }
@@ -117,7 +125,9 @@ describe("/domains follows tokenize, transfer and unwrap while the gateway runs"
     });
     expect(older[0]!.slot).toBeLessThanOrEqual(signatures[4]!.slot);
     expect(older.map((s) => s.signature)).not.toContain(signatures[4]!.signature);
-    const newer = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), { until: signatures[2]!.signature });
+    const newer = await connection.getSignaturesForAddress(new PublicKey(NAME_TOKENIZER_ID), {
+      until: signatures[2]!.signature,
+    });
     expect(newer.map((s) => s.signature)).toEqual(signatures.slice(0, 2).map((s) => s.signature));
   });
 });
@@ -144,7 +154,8 @@ describe("/domains on the chain of late 2026: version 1 transactions, and versio
   beforeAll(async () => {
     chain = new Ledger();
     for (const name of ["solo", "duo"]) {
-      for (const { address, account } of buildDomainAccounts({ name, owner: alice })) chain.setAccount(address, account);
+      for (const { address, account } of buildDomainAccounts({ name, owner: alice }))
+        chain.setAccount(address, account);
     }
     target = await startStack(chain);
     // Alice holds duo's NFT throughout: each of her requests has the index catch up with every new tokenizer transaction.
@@ -152,7 +163,9 @@ describe("/domains on the chain of late 2026: version 1 transactions, and versio
     expect(await domainNames(alice)).toEqual(["duo", "solo"]);
     const mintScan = (domain: typeof solo) => `{"offset":66,"bytes":"${deriveTokenizedMint(domain)}"}`;
     counts = {
-      fallbacks: [solo, duo].map((domain) => target.localnet.watchCalls({ method: "getProgramAccounts", params: mintScan(domain) })),
+      fallbacks: [solo, duo].map((domain) =>
+        target.localnet.watchCalls({ method: "getProgramAccounts", params: mintScan(domain) }),
+      ),
       // The whole-program scan (or its partitions) only a build sends: the first one is behind us.
       rebuilds: target.localnet.watchCalls({ method: "getProgramAccounts", params: INDEX_SCAN }),
       transactions: target.localnet.watchCalls({ method: "getTransaction" }),
@@ -168,11 +181,29 @@ describe("/domains on the chain of late 2026: version 1 transactions, and versio
       for (const [wallet, names] of Object.entries(expected)) expect(await domainNames(wallet), wallet).toEqual(names);
     };
 
-    await step(tokenizeDomain(chain, { domainKey: solo, holder: bob, version: 1 }), { [bob]: ["solo"], [alice]: ["duo"] });
-    await step(transferDomainNft(chain, { domainKey: solo, from: bob, to: carol, version: 1 }), { [carol]: ["solo"], [bob]: [], [alice]: ["duo"] });
-    await step(unwrapDomain(chain, { domainKey: solo, to: carol, version: 1 }), { [alice]: ["duo"], [carol]: ["solo"] });
-    await step(transferName(chain, { domainKey: solo, from: carol, to: bob, version: 1 }), { [alice]: ["duo"], [bob]: ["solo"], [carol]: [] });
-    await step(tokenizeDomain(chain, { domainKey: solo, holder: carol, version: 1 }), { [alice]: ["duo"], [carol]: ["solo"], [bob]: [] });
+    await step(tokenizeDomain(chain, { domainKey: solo, holder: bob, version: 1 }), {
+      [bob]: ["solo"],
+      [alice]: ["duo"],
+    });
+    await step(transferDomainNft(chain, { domainKey: solo, from: bob, to: carol, version: 1 }), {
+      [carol]: ["solo"],
+      [bob]: [],
+      [alice]: ["duo"],
+    });
+    await step(unwrapDomain(chain, { domainKey: solo, to: carol, version: 1 }), {
+      [alice]: ["duo"],
+      [carol]: ["solo"],
+    });
+    await step(transferName(chain, { domainKey: solo, from: carol, to: bob, version: 1 }), {
+      [alice]: ["duo"],
+      [bob]: ["solo"],
+      [carol]: [],
+    });
+    await step(tokenizeDomain(chain, { domainKey: solo, holder: carol, version: 1 }), {
+      [alice]: ["duo"],
+      [carol]: ["solo"],
+      [bob]: [],
+    });
 
     expect(signatures.map((signature) => chain.transactions.get(signature)!.version)).toEqual([1, 1, 1, 1, 1]);
     expect(fallbacks()).toBe(0);
@@ -204,7 +235,11 @@ describe("/domains on the chain of late 2026: version 1 transactions, and versio
 });
 
 /** getProgramAccounts calls one `/domains` request causes, as the localnet counts them. */
-async function scansOf(target: Stack, gatewayUrl: string, wallet: string): Promise<{ scans: number; domains: string[] }> {
+async function scansOf(
+  target: Stack,
+  gatewayUrl: string,
+  wallet: string,
+): Promise<{ scans: number; domains: string[] }> {
   target.localnet.resetStats();
   const answer = await request(gatewayUrl, `/domains/${wallet}`);
   expect(answer.status).toBe(200);
@@ -237,17 +272,27 @@ describeOnWorkerd("the index's Durable Object on Workers", () => {
       { kind: "hang", params: INDEX_SCAN },
     ];
     for (const fault of faults) {
-      const worker = await startWorkerdGateway({ RPC_URL: stack.localnet.url, LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1", RPC_TIMEOUT_MS: "1000" });
+      const worker = await startWorkerdGateway({
+        RPC_URL: stack.localnet.url,
+        LOG_LEVEL: "silent",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        RPC_TIMEOUT_MS: "1000",
+      });
       try {
         stack.localnet.setFault(fault);
         for (const wallet of [alice, bob, carol]) {
           const started = performance.now();
-          expect((await request(worker.url, `/domains/${wallet}`)).body).toEqual((await scanning.get(`/domains/${wallet}`)).body);
+          expect((await request(worker.url, `/domains/${wallet}`)).body).toEqual(
+            (await scanning.get(`/domains/${wallet}`)).body,
+          );
           expect(performance.now() - started).toBeLessThan(3_000);
         }
         stack.localnet.setFault(null);
         // Retried in the object's background after 1 s, doubling: back to the wallet's two scans.
-        await expect.poll(async () => (await scansOf(stack, worker.url, carol)).scans, { timeout: 10_000, interval: 250 }).toBe(2);
+        await expect
+          .poll(async () => (await scansOf(stack, worker.url, carol)).scans, { timeout: 10_000, interval: 250 })
+          .toBe(2);
       } finally {
         stack.localnet.setFault(null);
         await worker.close();

@@ -53,7 +53,10 @@ const ok = (result: unknown) => ({ s: "ok", result });
 const error = (message: string) => ({ s: "error", result: message });
 
 /** What upstream answers for an SDK outcome (as bench/baseline/app.ts answers), thrown errors by their type. */
-async function upstream<T>(run: () => Promise<T>, notFound = "Resource not found"): Promise<{ status: number; body: unknown }> {
+async function upstream<T>(
+  run: () => Promise<T>,
+  notFound = "Resource not found",
+): Promise<{ status: number; body: unknown }> {
   try {
     return { status: 200, body: ok(JSON.parse(JSON.stringify(await run()))) };
   } catch (thrown) {
@@ -65,32 +68,43 @@ async function upstream<T>(run: () => Promise<T>, notFound = "Resource not found
 }
 
 describe("name → key routes (no RPC)", () => {
-  it.each(["bonfida", "dex.bonfida", "BonFida ", "a", "x.y"])("/domain-key/%s equals getDomainKeySync", async (name) => {
-    const answer = await stack.get(`/domain-key/${encodeURIComponent(name)}`);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(ok(sdk.getDomainKeySync(name.trim().toLowerCase()).pubkey.toBase58()));
-    expect(answer.headers.get("cache-control")).toBe(CACHEABLE);
-  });
+  it.each(["bonfida", "dex.bonfida", "BonFida ", "a", "x.y"])(
+    "/domain-key/%s equals getDomainKeySync",
+    async (name) => {
+      const answer = await stack.get(`/domain-key/${encodeURIComponent(name)}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(ok(sdk.getDomainKeySync(name.trim().toLowerCase()).pubkey.toBase58()));
+      expect(answer.headers.get("cache-control")).toBe(CACHEABLE);
+    },
+  );
 
-  it.each(["bonfida", "dex.bonfida", "plain"])("/reverse-key/%s equals getReverseKeySync(name, labels == 2)", async (name) => {
-    const answer = await stack.get(`/reverse-key/${name}`);
-    expect(answer.body).toEqual(ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58()));
-  });
+  it.each(["bonfida", "dex.bonfida", "plain"])(
+    "/reverse-key/%s equals getReverseKeySync(name, labels == 2)",
+    async (name) => {
+      const answer = await stack.get(`/reverse-key/${name}`);
+      expect(answer.body).toEqual(ok(sdk.getReverseKeySync(name, name.includes(".")).toBase58()));
+    },
+  );
 
   it("the SDK's own vectors 1, 15 and 16", async () => {
     expect((await stack.get("/domain-key/bonfida")).body).toEqual(ok("Crf8hzfthWGbGbLTVCiqRqV5MVnbpHB1L9KQMd6gsinb"));
     expect((await stack.get("/reverse-key/bonfida")).body).toEqual(ok("DqgmWxe2PPrfy45Ja3UPyFGwcbRzkRuwXt3NyxjX8krg"));
-    expect((await stack.get("/reverse-key/dex.bonfida")).body).toEqual(ok("6tAdEpjsrzHuRqJW3XMXEV7DFyCWW4giW6mW4bgvhcYV"));
+    expect((await stack.get("/reverse-key/dex.bonfida")).body).toEqual(
+      ok("6tAdEpjsrzHuRqJW3XMXEV7DFyCWW4giW6mW4bgvhcYV"),
+    );
   });
 
-  it.each(["a.b.c", ".x", "x.", "%20", "a..b"])("/domain-key/%s and /reverse-key/%s are 400 Invalid input", async (name) => {
-    for (const route of ["/domain-key/", "/reverse-key/"]) {
-      const answer = await stack.get(route + name);
-      expect(answer.status).toBe(400);
-      expect(answer.body).toEqual(error("Invalid input"));
-      expect(answer.headers.get("cache-control")).toBe("no-store");
-    }
-  });
+  it.each(["a.b.c", ".x", "x.", "%20", "a..b"])(
+    "/domain-key/%s and /reverse-key/%s are 400 Invalid input",
+    async (name) => {
+      for (const route of ["/domain-key/", "/reverse-key/"]) {
+        const answer = await stack.get(route + name);
+        expect(answer.status).toBe(400);
+        expect(answer.body).toEqual(error("Invalid input"));
+        expect(answer.headers.get("cache-control")).toBe("no-store");
+      }
+    },
+  );
 });
 
 describe("/reverse-lookup", () => {
@@ -107,7 +121,11 @@ describe("/reverse-lookup", () => {
   });
 
   it("404 Account not found for a missing account or reverse", async () => {
-    for (const key of [deriveDomainKey("never-registered"), deriveDomainKey("quiet"), deriveDomainKey("hidden.plain")]) {
+    for (const key of [
+      deriveDomainKey("never-registered"),
+      deriveDomainKey("quiet"),
+      deriveDomainKey("hidden.plain"),
+    ]) {
       const answer = await stack.get(`/reverse-lookup/${key}`);
       expect(answer.status).toBe(404);
       expect(answer.body).toEqual(error("Account not found"));
@@ -148,7 +166,9 @@ describe("/primary-domain and /favorite-domain", () => {
     expect(await of("carol")).toEqual(ok({ domain: deriveDomainKey("bonfida"), reverse: "bonfida", stale: false }));
     expect(await of("bob")).toEqual(ok({ domain: deriveDomainKey("plain"), reverse: "plain", stale: false }));
     expect(await of("dave")).toEqual(ok({ domain: deriveDomainKey("plain"), reverse: "plain", stale: true }));
-    expect(await of("erin")).toEqual(ok({ domain: deriveDomainKey("dex.bonfida"), reverse: "dex.bonfida", stale: true }));
+    expect(await of("erin")).toEqual(
+      ok({ domain: deriveDomainKey("dex.bonfida"), reverse: "dex.bonfida", stale: true }),
+    );
     expect(await of("mallory")).toEqual(ok(null));
   });
 
@@ -176,7 +196,9 @@ describe("/multiple-primary-domains", () => {
   it("accepts spaces around keys and 100 keys; refuses 101, an empty item or a bad key", async () => {
     const hundred = Array.from({ length: 100 }, (_, i) => owners[i % owners.length]);
     expect((await stack.get(`/multiple-primary-domains/${hundred.join(",")}`)).status).toBe(200);
-    expect((await stack.get(`/multiple-primary-domains/${encodeURIComponent(` ${owners[0]} , ${owners[1]}`)}`)).status).toBe(200);
+    expect(
+      (await stack.get(`/multiple-primary-domains/${encodeURIComponent(` ${owners[0]} , ${owners[1]}`)}`)).status,
+    ).toBe(200);
     for (const bad of [[...hundred, owners[0]].join(","), `${owners[0]},`, `${owners[0]},nope`]) {
       const answer = await stack.get(`/multiple-primary-domains/${bad}`);
       expect(answer.status).toBe(400);
@@ -203,27 +225,32 @@ describe("/multiple-primary-domains", () => {
 });
 
 describe("/domains", () => {
-  it.each(WALLETS)("of %s equals getAllDomains + reverses, then getTokenizedDomains, each sorted by key", async (name) => {
-    const owner = pk(wallet(name));
-    const keys = await sdk.getAllDomains(connection, owner);
-    const reverses = await sdk.reverseLookupBatch(connection, keys);
-    const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-    const direct = keys
-      .map((key, i) => ({ domain: reverses[i], key: key.toBase58() }))
-      .filter((entry) => !!entry.domain)
-      .sort(byKey);
-    const tokenized = (await sdk.getTokenizedDomains(connection, owner))
-      .map((entry) => ({ domain: entry.reverse, key: entry.key.toBase58() }))
-      .sort(byKey);
-    const answer = await stack.get(`/domains/${owner.toBase58()}`);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(ok([...direct, ...tokenized]));
-    expect(answer.headers.get("cache-control")).toBe(CACHEABLE);
-  });
+  it.each(WALLETS)(
+    "of %s equals getAllDomains + reverses, then getTokenizedDomains, each sorted by key",
+    async (name) => {
+      const owner = pk(wallet(name));
+      const keys = await sdk.getAllDomains(connection, owner);
+      const reverses = await sdk.reverseLookupBatch(connection, keys);
+      const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+      const direct = keys
+        .map((key, i) => ({ domain: reverses[i], key: key.toBase58() }))
+        .filter((entry) => !!entry.domain)
+        .sort(byKey);
+      const tokenized = (await sdk.getTokenizedDomains(connection, owner))
+        .map((entry) => ({ domain: entry.reverse, key: entry.key.toBase58() }))
+        .sort(byKey);
+      const answer = await stack.get(`/domains/${owner.toBase58()}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(ok([...direct, ...tokenized]));
+      expect(answer.headers.get("cache-control")).toBe(CACHEABLE);
+    },
+  );
 
   it("lists alice's registry-owned names and carol's tokenized bonfida", async () => {
     const domainsOf = async (name: string) =>
-      ((await stack.get(`/domains/${wallet(name)}`)).body as { result: { domain: string }[] }).result.map((e) => e.domain);
+      ((await stack.get(`/domains/${wallet(name)}`)).body as { result: { domain: string }[] }).result.map(
+        (e) => e.domain,
+      );
     expect(await domainsOf("alice")).toEqual(expect.arrayContaining(["bonfida", "v2-sol", "v1-sol", "stale-v2"]));
     expect(await domainsOf("carol")).toEqual(["bonfida"]);
     expect(await domainsOf("mallory")).toEqual([]);
@@ -294,7 +321,10 @@ describe("faults and policy on every RPC-backed route", () => {
 
   it("422 Record is malformed for an undecodable reverse", async () => {
     const key = deriveDomainKey("short-reverse");
-    ledger.setAccount(key, { owner: NAME_PROGRAM_ID, data: encodeNameRegistry({ parent: SNS_ROOT_DOMAIN, owner: wallet("mallory") }) });
+    ledger.setAccount(key, {
+      owner: NAME_PROGRAM_ID,
+      data: encodeNameRegistry({ parent: SNS_ROOT_DOMAIN, owner: wallet("mallory") }),
+    });
     ledger.setAccount(deriveReverseKey(key), {
       owner: NAME_PROGRAM_ID,
       data: encodeNameRegistry({ owner: REVERSE_LOOKUP_CLASS, nameClass: REVERSE_LOOKUP_CLASS }, 2),

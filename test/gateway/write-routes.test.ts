@@ -133,7 +133,11 @@ describe("vectors of the protocol reference", () => {
       data: "AQ==",
     });
     expect(ix!.data).toBe("FAcAAABleGFtcGxl6AMAAAEGAA==");
-    expect(ix!.keys.at(-1)).toEqual({ isSigner: false, isWritable: true, pubkey: "4dNMXwbUtKYspnD7tdHLwiVnBNoVZW7QdSwbTKREXVMv" });
+    expect(ix!.keys.at(-1)).toEqual({
+      isSigner: false,
+      isWritable: true,
+      pubkey: "4dNMXwbUtKYspnD7tdHLwiVnBNoVZW7QdSwbTKREXVMv",
+    });
   });
 
   it("serialized with the vectors' blockhash: header [1,0,9], the listed account order, web3.js's bytes", async () => {
@@ -193,14 +197,19 @@ describe("vectors of the protocol reference", () => {
     const bytes = bytesOf(await createSubdomain(`owner=${OWNER}&subdomain=team.example&serialize=true`));
     expect([...bytes.subarray(65, 68)]).toEqual([1, 0, 6]);
     stack.localnet.setFault(null);
-    expect(bytes.equals(web3Serialize(OWNER, listOf(await createSubdomain(`owner=${OWNER}&subdomain=team.example`)), VECTOR_BLOCKHASH))).toBe(true);
+    expect(
+      bytes.equals(
+        web3Serialize(OWNER, listOf(await createSubdomain(`owner=${OWNER}&subdomain=team.example`)), VECTOR_BLOCKHASH),
+      ),
+    ).toBe(true);
   });
 });
 
 describe("rent", () => {
   it("takes rent from the RPC: a cluster at today's 5,080 lamports a byte gets rent(96) = 1,137,920", async () => {
     const today = new Ledger();
-    for (const { address, account } of buildDomainAccounts({ name: "example", owner: OWNER })) today.setAccount(address, account);
+    for (const { address, account } of buildDomainAccounts({ name: "example", owner: OWNER }))
+      today.setAccount(address, account);
     const current = await startStack(today);
     try {
       const [create] = listOf(await current.get(`/create-subdomain?owner=${OWNER}&subdomain=team.example`));
@@ -332,7 +341,10 @@ describe("what is read", () => {
 
   it("register reads nothing without serialize, and one blockhash with it", async () => {
     expect(await reads(`/register?${EXAMPLE}`)).toMatchObject({ httpRequests: 0, methods: {} });
-    expect(await reads(`/register?${EXAMPLE}&serialize=true`)).toMatchObject({ httpRequests: 1, methods: { getLatestBlockhash: 1 } });
+    expect(await reads(`/register?${EXAMPLE}&serialize=true`)).toMatchObject({
+      httpRequests: 1,
+      methods: { getLatestBlockhash: 1 },
+    });
   });
 
   it("create-subdomain reads the parent, the reverse, the rent and the blockhash in ONE batch", async () => {
@@ -351,7 +363,10 @@ describe("what is read", () => {
     try {
       expect(outcome(await request(bare.url, `/register?${EXAMPLE}`))).toEqual(outcome(await register(EXAMPLE)));
       expect(outcome(await request(bare.url, `/register?${EXAMPLE}&rpc=https://127.0.0.1/`))).toEqual(invalid);
-      expect(outcome(await request(bare.url, `/register?${EXAMPLE}&serialize=true`))).toEqual({ status: 500, body: error("Internal error") });
+      expect(outcome(await request(bare.url, `/register?${EXAMPLE}&serialize=true`))).toEqual({
+        status: 500,
+        body: error("Internal error"),
+      });
       expect((await request(bare.url, `/create-subdomain?owner=${OWNER}&subdomain=team.example`)).status).toBe(500);
     } finally {
       await bare.close();
@@ -365,7 +380,9 @@ describe("transaction size", () => {
     try {
       return web3Serialize(payer, list, blockhash).toString("base64");
     } catch (thrown) {
-      return (thrown as Error).message.startsWith("Transaction too large") ? "too large" : `threw ${(thrown as Error).message}`;
+      return (thrown as Error).message.startsWith("Transaction too large")
+        ? "too large"
+        : `threw ${(thrown as Error).message}`;
     }
   };
 
@@ -412,12 +429,19 @@ describe("chain state", () => {
 
   it("a tokenized parent: its registry owner (the tokenizer's record) signs, not the NFT holder", async () => {
     const list = listOf(await createSubdomain(`owner=${OWNER}&subdomain=team.art`));
-    expect(list[0]!.keys[6]).toEqual({ isSigner: true, isWritable: false, pubkey: deriveNftRecordKey(deriveDomainKey("art")) });
+    expect(list[0]!.keys[6]).toEqual({
+      isSigner: true,
+      isWritable: false,
+      pubkey: deriveNftRecordKey(deriveDomainKey("art")),
+    });
     expect(signersOf(bytesOf(await createSubdomain(`owner=${OWNER}&subdomain=team.art&serialize=true`)))).toBe(2);
   });
 
   it("a missing parent is 404 Domain not found; an undecodable one 422", async () => {
-    expect(outcome(await createSubdomain(`owner=${OWNER}&subdomain=team.nobody`))).toEqual({ status: 404, body: error("Domain not found") });
+    expect(outcome(await createSubdomain(`owner=${OWNER}&subdomain=team.nobody`))).toEqual({
+      status: 404,
+      body: error("Domain not found"),
+    });
     expect(outcome(await createSubdomain(`owner=${OWNER}&subdomain=team.short&serialize=true`))).toEqual({
       status: 422,
       body: error("Record is malformed"),
@@ -426,11 +450,16 @@ describe("chain state", () => {
 
   it("the answer's blockhash is the RPC's", async () => {
     const message = Transaction.from(bytesOf(await register(`${EXAMPLE}&serialize=true`)));
-    const latest = (await (await fetch(stack.localnet.url, {
+    const latest = (await await fetch(stack.localnet.url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getLatestBlockhash", params: [{ commitment: "processed" }] }),
-    }).then((r) => r.json())) as { result: { value: { blockhash: string } } });
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "getLatestBlockhash",
+        params: [{ commitment: "processed" }],
+      }),
+    }).then((r) => r.json())) as { result: { value: { blockhash: string } } };
     expect(message.recentBlockhash).toBe(latest.result.value.blockhash);
   });
 });
@@ -469,8 +498,14 @@ describe("every RPC fault on every read → 502 RPC unavailable, never a 200", (
     try {
       for (const [method, path] of READS) {
         slow.localnet.setFault({ kind: "hang", method });
-        expect(outcome(await slow.get(path)), `hang ${method} ${path}`).toEqual({ status: 502, body: error("RPC unavailable") });
-        expect(outcome(await request(refused.url, path)), `refused ${path}`).toEqual({ status: 502, body: error("RPC unavailable") });
+        expect(outcome(await slow.get(path)), `hang ${method} ${path}`).toEqual({
+          status: 502,
+          body: error("RPC unavailable"),
+        });
+        expect(outcome(await request(refused.url, path)), `refused ${path}`).toEqual({
+          status: 502,
+          body: error("RPC unavailable"),
+        });
       }
     } finally {
       await slow.close();
@@ -481,7 +516,10 @@ describe("every RPC fault on every read → 502 RPC unavailable, never a 200", (
 
 describe("a serialized transaction decodes the same with web3.js 1.x and @solana/kit", () => {
   it.each([
-    ["register with a referrer, paid in BONK", `/register?${EXAMPLE}&referrer=${SOLFLARE}&mint=DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263`],
+    [
+      "register with a referrer, paid in BONK",
+      `/register?${EXAMPLE}&referrer=${SOLFLARE}&mint=DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263`,
+    ],
     ["create-subdomain under a foreign parent", `/create-subdomain?owner=${OWNER}&subdomain=team.foreign`],
   ])("%s", async (_, path) => {
     const list = listOf(await stack.get(path));
@@ -505,16 +543,19 @@ describe("a serialized transaction decodes the same with web3.js 1.x and @solana
     }));
     expect(kit).toEqual(web3);
     // The same programs, accounts and data as the instruction list (flags merged per account by the message).
-    expect(web3.map(({ programId, accounts, data }) => ({ programId, keys: accounts.map(([key]) => key), data }))).toEqual(
-      list.map((ix) => ({ programId: ix.programId, keys: ix.keys.map((k) => k.pubkey), data: ix.data })),
-    );
+    expect(
+      web3.map(({ programId, accounts, data }) => ({ programId, keys: accounts.map(([key]) => key), data })),
+    ).toEqual(list.map((ix) => ({ programId: ix.programId, keys: ix.keys.map((k) => k.pubkey), data: ix.data })));
   });
 });
 
 it("405 for other methods, CORS preflight answered", async () => {
   for (const path of ["/register", "/create-subdomain"]) {
     expect((await stack.get(path, { method: "POST" })).status).toBe(405);
-    const preflight = await stack.get(path, { method: "OPTIONS", headers: { origin: "https://wallet.example", "access-control-request-method": "GET" } });
+    const preflight = await stack.get(path, {
+      method: "OPTIONS",
+      headers: { origin: "https://wallet.example", "access-control-request-method": "GET" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   }
@@ -524,7 +565,12 @@ it("405 for other methods, CORS preflight answered", async () => {
 describeOnNode("request log", () => {
   it("one line per request with the route pattern and its reads, never the rpc parameter", async () => {
     const log = captureLog();
-    const config = loadConfig({ RPC_URL: stack.localnet.url, PORT: "0", HOST: "127.0.0.1", ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+    const config = loadConfig({
+      RPC_URL: stack.localnet.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ALLOW_PRIVATE_RPC_OVERRIDE: "true",
+    });
     const gateway = await startGateway(config, log.logger);
     const logged = async (path: string) => {
       log.clear();
@@ -536,7 +582,11 @@ describeOnNode("request log", () => {
     };
     try {
       expect(await logged(`/register?${EXAMPLE}`)).toMatchObject({ route: "/register", status: 200, rpcCalls: 0 });
-      expect(await logged(`/register?${EXAMPLE}&serialize=true`)).toMatchObject({ route: "/register", rpcCalls: 1, rpcAccounts: 0 });
+      expect(await logged(`/register?${EXAMPLE}&serialize=true`)).toMatchObject({
+        route: "/register",
+        rpcCalls: 1,
+        rpcAccounts: 0,
+      });
       expect(await logged(`/create-subdomain?owner=${OWNER}&subdomain=team.example&serialize=true`)).toMatchObject({
         route: "/create-subdomain",
         status: 200,

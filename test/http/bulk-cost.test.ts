@@ -32,7 +32,11 @@ const STATED: Record<string, readonly [number, number]> = {
 
 const names: Record<string, string[]> = {};
 const states = Object.entries(KINDS).flatMap(([kind, { labels, subdomains, tld }], i) => {
-  const generated = generateStates(createRng(100 + i), N, { labels, namespace: `cost${i}`, subdomainShare: subdomains });
+  const generated = generateStates(createRng(100 + i), N, {
+    labels,
+    namespace: `cost${i}`,
+    subdomainShare: subdomains,
+  });
   names[kind] = generated.map((state) => `${state.name}${tld}`);
   return generated;
 });
@@ -40,7 +44,8 @@ const ledger = buildLedger(states);
 
 const postNames = (stack: Stack, domains: readonly string[], headers: Record<string, string> = {}): Promise<Answer> =>
   stack.get("/resolve", { method: "POST", body: JSON.stringify({ domains }), headers });
-const statusesOf = (answer: Answer): number[] => (answer.body as { result: { status: number }[] }).result.map((item) => item.status);
+const statusesOf = (answer: Answer): number[] =>
+  (answer.body as { result: { status: number }[] }).result.map((item) => item.status);
 
 describeOnNode("bulk requests of 1,000 names: JSON-RPC calls to RPC_URL", () => {
   let stack: Stack;
@@ -56,10 +61,17 @@ describeOnNode("bulk requests of 1,000 names: JSON-RPC calls to RPC_URL", () => 
       for (const pass of ["cold", "warm"]) {
         stack.localnet.resetStats();
         const answer = await postNames(stack, names[kind]!);
-        expect([kind, pass, answer.status, statusesOf(answer).every((status) => status === 200)]).toEqual([kind, pass, 200, true]);
+        expect([kind, pass, answer.status, statusesOf(answer).every((status) => status === 200)]).toEqual([
+          kind,
+          pass,
+          200,
+          true,
+        ]);
         measured.push(stack.localnet.stats.calls);
       }
-      rows.push(`${kind}: cold ${measured[0]} calls, warm ${measured[1]} (${JSON.stringify(stack.localnet.stats.methods)})`);
+      rows.push(
+        `${kind}: cold ${measured[0]} calls, warm ${measured[1]} (${JSON.stringify(stack.localnet.stats.methods)})`,
+      );
       expect([kind, measured[0]! <= STATED[kind]![0], measured[1]! <= STATED[kind]![1]]).toEqual([kind, true, true]);
     }
     console.info(`bulk cost per 1,000 names:\n  ${rows.join("\n  ")}`);
@@ -81,8 +93,12 @@ describeOnNode("RPC_RATE_LIMIT (default): a client sending bulk requests of toke
     for (let i = 0; i < 24; i++) answers.push(await postNames(stack, names.tokenized!, heavy));
     const limit = Number(answers[0]!.headers.get("ratelimit-limit"));
     const calls = stack.localnet.stats.calls;
-    const statuses = answers.map((answer) => (answer.status === 200 ? statusesOf(answer).filter((status) => status === 429).length : answer.status));
-    console.info(`24 bulk requests of 1,000 tokenized names from one client: ${calls} calls (limit ${limit}); items 429 (or the request's status): ${statuses.join(" ")}`);
+    const statuses = answers.map((answer) =>
+      answer.status === 200 ? statusesOf(answer).filter((status) => status === 429).length : answer.status,
+    );
+    console.info(
+      `24 bulk requests of 1,000 tokenized names from one client: ${calls} calls (limit ${limit}); items 429 (or the request's status): ${statuses.join(" ")}`,
+    );
     expect(limit).toBe(20_000);
     // The 19th request spends the minute's last calls: its later names, and every later request, are refused.
     expect(statuses.slice(0, 18)).toEqual(Array.from({ length: 18 }, () => 0));

@@ -4,7 +4,14 @@ import { canonicalClientKey } from "../../src/http/frame/client-key.js";
 import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 /** Spellings of one IPv4 address a proxy header (or a client writing it) may carry. */
-const ONE_IPV4 = ["198.51.100.23", "::ffff:198.51.100.23", "::FFFF:c633:6417", "[::ffff:198.51.100.23]", " 198.51.100.23:443", "0xc6.0x33.0x64.0x17"];
+const ONE_IPV4 = [
+  "198.51.100.23",
+  "::ffff:198.51.100.23",
+  "::FFFF:c633:6417",
+  "[::ffff:198.51.100.23]",
+  " 198.51.100.23:443",
+  "0xc6.0x33.0x64.0x17",
+];
 
 describeOnNode("canonicalClientKey", () => {
   it("gives every spelling of one IPv4 address one key, IPv4-mapped IPv6 folded to IPv4", () => {
@@ -21,7 +28,8 @@ describeOnNode("canonicalClientKey", () => {
   });
 
   it("answers undefined for what is no address", () => {
-    for (const text of ["", "unknown", "1.2.3.4.5", "[::1", "example.com", "1.2.3.4, 5.6.7.8", "::g"]) expect(canonicalClientKey(text)).toBeUndefined();
+    for (const text of ["", "unknown", "1.2.3.4.5", "[::1", "example.com", "1.2.3.4, 5.6.7.8", "::g"])
+      expect(canonicalClientKey(text)).toBeUndefined();
   });
 });
 
@@ -33,7 +41,10 @@ describeOnNode("canonicalClientKey", () => {
 describeOnNode("CLIENT_IP_HEADER: one client, one bucket", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { CLIENT_IP_HEADER: "X-Real-IP", RPC_RATE_LIMIT: "10" });
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      CLIENT_IP_HEADER: "X-Real-IP",
+      RPC_RATE_LIMIT: "10",
+    });
   });
   afterAll(() => stack?.close());
 

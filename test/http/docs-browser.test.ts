@@ -11,7 +11,13 @@ import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 const SCREENSHOT = "test-results/docs.png";
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 /** Flags of every launch: no traffic of the browser's own, so that every request seen is the page's. */
-const QUIET = ["--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const QUIET = [
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 /**
  * @sparticuz/chromium's flags for a headless shell in a container, less the two that would relax what this
  * test checks (the page's CSP and same-origin rules).
@@ -26,10 +32,18 @@ const RELAXING = new Set(["--disable-web-security", "--allow-running-insecure-co
  */
 async function browser(): Promise<{ executablePath: string; args: string[]; name: string }> {
   if (process.env.DOCS_TEST_BROWSER !== "npm" && existsSync(DEBIAN_CHROMIUM)) {
-    return { executablePath: DEBIAN_CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", ...QUIET], name: DEBIAN_CHROMIUM };
+    return {
+      executablePath: DEBIAN_CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", ...QUIET],
+      name: DEBIAN_CHROMIUM,
+    };
   }
   const executablePath = await npmChromium.executablePath();
-  return { executablePath, args: [...npmChromium.args.filter((flag) => !RELAXING.has(flag)), ...QUIET], name: "@sparticuz/chromium" };
+  return {
+    executablePath,
+    args: [...npmChromium.args.filter((flag) => !RELAXING.has(flag)), ...QUIET],
+    name: "@sparticuz/chromium",
+  };
 }
 
 const isLoopback = (url: URL) => ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
@@ -78,8 +92,8 @@ describeOnNode("/docs in a real browser", () => {
           document: { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }> };
         };
         const listed = new Set(
-          [...page.document.querySelectorAll(".opblock-summary-path, .opblock-summary-path__deprecated")].map((element) =>
-            element.getAttribute("data-path"),
+          [...page.document.querySelectorAll(".opblock-summary-path, .opblock-summary-path__deprecated")].map(
+            (element) => element.getAttribute("data-path"),
           ),
         );
         return expected.every((path) => listed.has(path));

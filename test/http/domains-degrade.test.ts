@@ -48,7 +48,9 @@ beforeAll(async () => {
   }
   tokenizeDomain(ledger, { domainKey: art, holder: bob });
   localnet = await startLocalnet({ ledger });
-  scanning = await startGateway(loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", TOKENIZED_INDEX: "off" }));
+  scanning = await startGateway(
+    loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", TOKENIZED_INDEX: "off" }),
+  );
 });
 afterAll(async () => {
   await Promise.all([scanning, ...running].map((gateway) => gateway.close()));
@@ -76,7 +78,8 @@ async function domains(gateway: RunningGateway, wallet: string): Promise<unknown
 
 /** The gateway answers as the scan path does, for every wallet. */
 async function expectScanAnswers(subject: Subject): Promise<void> {
-  for (const wallet of [alice, bob, carol]) expect(await domains(subject.gateway, wallet)).toEqual(await domains(scanning, wallet));
+  for (const wallet of [alice, bob, carol])
+    expect(await domains(subject.gateway, wallet)).toEqual(await domains(scanning, wallet));
 }
 
 const metrics = async (subject: Subject) => (await request(subject.gateway.url, "/metrics")).text;
@@ -84,7 +87,8 @@ const fallbacks = async (subject: Subject, reason: string) =>
   sampleValue(await metrics(subject), "sns_gateway_tokenized_index_fallbacks_total", { reason });
 const indexState = async (subject: Subject, state: string) =>
   sampleValue(await metrics(subject), "sns_gateway_tokenized_index_state", { state });
-const unavailableLines = (subject: Subject) => subject.log.lines().filter((line) => line.msg?.toString().startsWith("tokenized index unavailable"));
+const unavailableLines = (subject: Subject) =>
+  subject.log.lines().filter((line) => line.msg?.toString().startsWith("tokenized index unavailable"));
 
 /** Under `fault`, every answer is the scan path's; the failure is counted and logged once; cleared, the index is back. */
 async function degradesAndRecovers(fault: Fault): Promise<void> {
@@ -109,7 +113,12 @@ async function degradesAndRecovers(fault: Fault): Promise<void> {
 
 describe("/domains answers from the scan path when the index cannot be built or kept fresh", () => {
   it("an RPC without getSignaturesForAddress (-32601)", async () => {
-    await degradesAndRecovers({ kind: "jsonrpc-error", method: "getSignaturesForAddress", code: -32601, message: "Method not found" });
+    await degradesAndRecovers({
+      kind: "jsonrpc-error",
+      method: "getSignaturesForAddress",
+      code: -32601,
+      message: "Method not found",
+    });
   });
 
   it("an RPC without transaction history (-32011)", async () => {
@@ -160,12 +169,20 @@ describe("/domains answers from the scan path when the index cannot be built or 
 
   it("a bogus slot in a context (2^53−1) or on a signature (1e300) is a fault, never state", async () => {
     // In the context of the index's first scan: the build fails, requests scan.
-    await degradesAndRecovers({ kind: "malformed-result", params: INDEX_SCAN, result: { context: { slot: 2 ** 53 - 1 }, value: [] } });
+    await degradesAndRecovers({
+      kind: "malformed-result",
+      params: INDEX_SCAN,
+      result: { context: { slot: 2 ** 53 - 1 }, value: [] },
+    });
     // On a signature read while catching up with a new tokenizer transaction.
     const subject = await gatewayWith();
     await expectScanAnswers(subject);
     tokenizeDomain(ledger, { domainKey: music, holder: carol });
-    localnet.setFault({ kind: "malformed-result", method: "getSignaturesForAddress", result: [{ signature: "1".repeat(64), slot: 1e300, err: null }] });
+    localnet.setFault({
+      kind: "malformed-result",
+      method: "getSignaturesForAddress",
+      result: [{ signature: "1".repeat(64), slot: 1e300, err: null }],
+    });
     try {
       await expectScanAnswers(subject);
       expect(await fallbacks(subject, "failed")).toBeGreaterThanOrEqual(1);
@@ -185,7 +202,8 @@ describe("the index has a memory budget", () => {
   it("past it, /domains scans, counted and logged once, and nothing is kept", async () => {
     // 1 MiB holds 16,384 records: 17,000 inactive-looking active records do not fit.
     const big = new Ledger();
-    for (const { address, account } of buildDomainAccounts({ name: "art", owner: alice })) big.setAccount(address, account);
+    for (const { address, account } of buildDomainAccounts({ name: "art", owner: alice }))
+      big.setAccount(address, account);
     tokenizeDomain(big, { domainKey: art, holder: bob });
     const key = (label: string, i: number) => bytesToAddress(sha256(utf8.encode(`budget:${label}:${i}`)));
     for (let i = 0; i < 17_000; i++) {
@@ -204,7 +222,8 @@ describe("the index has a memory budget", () => {
       );
       running.push(gateway);
       const subject = { gateway, log };
-      for (let i = 0; i < 3; i++) expect(await domains(gateway, bob)).toEqual({ s: "ok", result: [{ domain: "art", key: art }] });
+      for (let i = 0; i < 3; i++)
+        expect(await domains(gateway, bob)).toEqual({ s: "ok", result: [{ domain: "art", key: art }] });
       await expect.poll(() => indexState(subject, "over_budget"), { timeout: 10_000, interval: 200 }).toBe(1);
       expect(await domains(gateway, bob)).toEqual({ s: "ok", result: [{ domain: "art", key: art }] });
       expect(await fallbacks(subject, "over_budget")).toBeGreaterThanOrEqual(1);
@@ -228,9 +247,14 @@ describe("a floor no endpoint reaches", () => {
       expect(refused.status).toBe(502);
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(await domains(subject.gateway, bob)).toEqual({ s: "ok", result: [{ domain: "art", key: art }] });
-      const dropped = subject.log.lines().filter((line) => line.msg?.toString().startsWith("tokenized index floor dropped"));
+      const dropped = subject.log
+        .lines()
+        .filter((line) => line.msg?.toString().startsWith("tokenized index floor dropped"));
       expect(dropped).toHaveLength(1);
-      expect(dropped[0]).toMatchObject({ floor: ledger.slotAt("confirmed") + 1_000_000, to: ledger.slotAt("confirmed") });
+      expect(dropped[0]).toMatchObject({
+        floor: ledger.slotAt("confirmed") + 1_000_000,
+        to: ledger.slotAt("confirmed"),
+      });
       const metrics = (await request(subject.gateway.url, "/metrics")).text;
       expect(sampleValue(metrics, "sns_gateway_tokenized_index_slot_events_total", { event: "floor_dropped" })).toBe(1);
     } finally {

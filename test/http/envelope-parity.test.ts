@@ -35,12 +35,30 @@ function* generatedStrings(count: number): Generator<string> {
 
 // Records over the union types: the compiler fails this file when a code or kind is added and not listed.
 const SNS_CODES = Object.keys({
-  INVALID_INPUT: true, UNSUPPORTED_TLD: true, DOMAIN_NOT_FOUND: true, ACCOUNT_NOT_FOUND: true, RECORD_NOT_FOUND: true,
-  MALFORMED_ACCOUNT: true, RECORD_MALFORMED: true, WRONG_VALIDATION: true, INVALID_ROA: true, INVALID_RECORD_DATA: true,
-  NFT_OWNER_NOT_FOUND: true, PDA_OWNER_NOT_ALLOWED: true, SRS_OWNER_NOT_FOUND: true, SRS_MISMATCH: true, DOMAIN_EXPIRED: true,
+  INVALID_INPUT: true,
+  UNSUPPORTED_TLD: true,
+  DOMAIN_NOT_FOUND: true,
+  ACCOUNT_NOT_FOUND: true,
+  RECORD_NOT_FOUND: true,
+  MALFORMED_ACCOUNT: true,
+  RECORD_MALFORMED: true,
+  WRONG_VALIDATION: true,
+  INVALID_ROA: true,
+  INVALID_RECORD_DATA: true,
+  NFT_OWNER_NOT_FOUND: true,
+  PDA_OWNER_NOT_ALLOWED: true,
+  SRS_OWNER_NOT_FOUND: true,
+  SRS_MISMATCH: true,
+  DOMAIN_EXPIRED: true,
 } satisfies Record<SnsErrorCode, true>) as SnsErrorCode[];
 const RPC_KINDS = Object.keys({
-  jsonrpc: true, "http-status": true, "invalid-response": true, network: true, timeout: true, "too-large": true, budget: true,
+  jsonrpc: true,
+  "http-status": true,
+  "invalid-response": true,
+  network: true,
+  timeout: true,
+  "too-large": true,
+  budget: true,
 } satisfies Record<RpcFailureKind, true>) as RpcFailureKind[];
 
 describe("envelope text and headers", () => {
@@ -66,7 +84,11 @@ describe("envelope text and headers", () => {
   });
 
   it("header records list their names as a Headers copy does, extra headers included", () => {
-    const extras: (Record<string, string> | undefined)[] = [undefined, { "retry-after": "1" }, { "content-security-policy": "x", "ratelimit-limit": "5", allow: "GET" }];
+    const extras: (Record<string, string> | undefined)[] = [
+      undefined,
+      { "retry-after": "1" },
+      { "content-security-policy": "x", "ratelimit-limit": "5", allow: "GET" },
+    ];
     for (const extra of extras) {
       const record = envelopeHeaders("no-store", "id-1", extra);
       expect(Object.keys(record)).toEqual([...new Headers(record).keys()]);

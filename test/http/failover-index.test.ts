@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Ledger, type Localnet, buildDomainAccounts, identity, startLocalnet, tokenizeDomain } from "../../src/localnet/index.js";
+import {
+  Ledger,
+  type Localnet,
+  buildDomainAccounts,
+  identity,
+  startLocalnet,
+  tokenizeDomain,
+} from "../../src/localnet/index.js";
 import { deriveDomainKey } from "../../src/sns/derive.js";
 import { type TestGateway, request, startTestGateway, describeOnNode } from "../../testkit/stack.js";
 
@@ -26,7 +33,9 @@ let spare: Localnet;
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  const localnets = await Promise.all([ledgers.fresh, ledgers.lagging, ledgers.spare].map((ledger) => startLocalnet({ ledger })));
+  const localnets = await Promise.all(
+    [ledgers.fresh, ledgers.lagging, ledgers.spare].map((ledger) => startLocalnet({ ledger })),
+  );
   [fresh, lagging, spare] = [localnets[0]!, localnets[1]!, localnets[2]!];
   gateway = await startTestGateway({ RPC_URL: [fresh.url, lagging.url, spare.url].join(","), RPC_TIMEOUT_MS: "2000" });
 });

@@ -16,7 +16,14 @@ const NOT_COMPARED = new Set(["date", "content-length", "transfer-encoding", "co
 
 const alice = identity("alice").address;
 /** A value for a parameter without an example in the document. */
-const FALLBACK: Record<string, string> = { owner: alice, owners: alice, pubkey: alice, buyer: alice, domain: "bonfida", record: "SOL" };
+const FALLBACK: Record<string, string> = {
+  owner: alice,
+  owners: alice,
+  pubkey: alice,
+  buyer: alice,
+  domain: "bonfida",
+  record: "SOL",
+};
 
 interface ParameterDoc {
   readonly name: string;
@@ -33,15 +40,26 @@ function concretePaths(document: { paths: Record<string, { get?: { parameters?: 
     if (!operations.get) continue;
     const parameters = operations.get.parameters ?? [];
     const valueOf = (parameter: ParameterDoc) =>
-      String(parameter.example ?? parameter.schema?.example ?? FALLBACK[parameter.name] ?? parameter.schema?.enum?.[0] ?? "x");
+      String(
+        parameter.example ??
+          parameter.schema?.example ??
+          FALLBACK[parameter.name] ??
+          parameter.schema?.enum?.[0] ??
+          "x",
+      );
     const query = parameters
       .filter((parameter) => parameter.in === "query" && parameter.required)
       .map((parameter) => `${parameter.name}=${encodeURIComponent(valueOf(parameter))}`)
       .join("&");
     let variants = [template];
     for (const parameter of parameters.filter((parameter) => parameter.in === "path")) {
-      const values = parameter.schema?.enum && parameter.example === undefined && parameter.schema.example === undefined ? parameter.schema.enum : [valueOf(parameter)];
-      variants = variants.flatMap((path) => values.map((value) => path.replace(`{${parameter.name}}`, encodeURIComponent(value))));
+      const values =
+        parameter.schema?.enum && parameter.example === undefined && parameter.schema.example === undefined
+          ? parameter.schema.enum
+          : [valueOf(parameter)];
+      variants = variants.flatMap((path) =>
+        values.map((value) => path.replace(`{${parameter.name}}`, encodeURIComponent(value))),
+      );
     }
     paths.push(...variants.map((path) => (query ? `${path}?${query}` : path)));
   }
@@ -58,7 +76,10 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const exchange = (method: "GET" | "HEAD", path: string, id: string) =>
-  rawExchange(stack.gateway.url, `${method} ${path} HTTP/1.1\r\nHost: gateway\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`);
+  rawExchange(
+    stack.gateway.url,
+    `${method} ${path} HTTP/1.1\r\nHost: gateway\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`,
+  );
 
 /** The client's call allowance: present on both, its count down by what the requests before it spent. */
 const COUNTED = new Set(["ratelimit-remaining", "ratelimit-reset"]);
@@ -72,7 +93,16 @@ const compared = (headers: Record<string, string>) =>
 
 describeOnNode("HEAD", () => {
   it("covers every GET route of the document, the /docs files, /metrics and /health", () => {
-    for (const path of ["/openapi.json", "/docs", "/docs/init.js", "/docs/swagger-ui-bundle.js", "/docs/swagger-ui.css", "/metrics", "/health", "/"]) {
+    for (const path of [
+      "/openapi.json",
+      "/docs",
+      "/docs/init.js",
+      "/docs/swagger-ui-bundle.js",
+      "/docs/swagger-ui.css",
+      "/metrics",
+      "/health",
+      "/",
+    ]) {
       expect(paths).toContain(path);
     }
     expect(paths.length).toBeGreaterThan(25);

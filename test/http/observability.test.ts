@@ -30,7 +30,9 @@ async function delta(
 ): Promise<Record<string, number>> {
   const read = async () => {
     const { text } = await on.get("/metrics");
-    return Object.fromEntries(Object.entries(samples).map(([id, [name, labels]]) => [id, sampleValue(text, name, labels)]));
+    return Object.fromEntries(
+      Object.entries(samples).map(([id, [name, labels]]) => [id, sampleValue(text, name, labels)]),
+    );
   };
   const before = await read();
   await action();
@@ -73,7 +75,10 @@ describeOnNode("GET /metrics", () => {
       async () => {
         await stack.get("/no/such/path-xyzzy");
         await stack.get("/resolve/plain.sns", { method: "POST" });
-        await rawExchange(stack.gateway.url, "PROPFIND /nowhere-plugh HTTP/1.1\r\nHost: g\r\nConnection: close\r\n\r\n");
+        await rawExchange(
+          stack.gateway.url,
+          "PROPFIND /nowhere-plugh HTTP/1.1\r\nHost: g\r\nConnection: close\r\n\r\n",
+        );
       },
       {
         notFound: ["sns_gateway_http_requests_total", { route: "unmatched", method: "GET", status: "404" }],
@@ -139,10 +144,14 @@ describeOnNode("GET /metrics", () => {
     const open = await startStack(new Ledger(), { ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
     try {
       const rpc = encodeURIComponent(`${stack.localnet.url}/v1/override-key-qwerty`);
-      const moved = await delta(() => open.get(`/resolve/plain.sns?rpc=${rpc}`), {
-        override: ["sns_gateway_rpc_requests_total", { endpoint: "override", outcome: "ok" }],
-        trusted: ["sns_gateway_rpc_requests_total", { endpoint: "rpc_url", outcome: "ok" }],
-      }, open);
+      const moved = await delta(
+        () => open.get(`/resolve/plain.sns?rpc=${rpc}`),
+        {
+          override: ["sns_gateway_rpc_requests_total", { endpoint: "override", outcome: "ok" }],
+          trusted: ["sns_gateway_rpc_requests_total", { endpoint: "rpc_url", outcome: "ok" }],
+        },
+        open,
+      );
       expect(moved.override).toBeGreaterThanOrEqual(1);
       expect(moved.trusted).toBe(0);
       expect((await open.get("/metrics")).text).not.toContain("qwerty");
@@ -215,7 +224,9 @@ describeOnNode("X-Request-Id", () => {
 
   it("echoes a sane incoming id, also on RPC failures", async () => {
     const given = "req-42_abc.DEF:7";
-    expect((await stack.get("/resolve/plain.sns", { headers: { "X-Request-Id": given } })).headers.get("x-request-id")).toBe(given);
+    expect(
+      (await stack.get("/resolve/plain.sns", { headers: { "X-Request-Id": given } })).headers.get("x-request-id"),
+    ).toBe(given);
     stack.localnet.setFault({ kind: "http-status", status: 503 });
     const failed = await stack.get("/resolve/plain.sns", { headers: { "X-Request-Id": given } });
     expect(failed.status).toBe(502);
@@ -240,7 +251,12 @@ describeOnNode("request log", () => {
 
   beforeAll(async () => {
     localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
-    const config = loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
+    const config = loadConfig({
+      RPC_URL: localnet.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ALLOW_PRIVATE_RPC_OVERRIDE: "true",
+    });
     gateway = await startGateway(config, log.logger);
   });
   afterAll(async () => {
@@ -258,7 +274,13 @@ describeOnNode("request log", () => {
     await new Promise((resolve) => setImmediate(resolve));
     const logged = lines().filter((line) => line.msg === "request");
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ reqId: "trace-1", method: "GET", route: "/resolve/:domain", status: 200, rpcOverride: false });
+    expect(logged[0]).toMatchObject({
+      reqId: "trace-1",
+      method: "GET",
+      route: "/resolve/:domain",
+      status: 200,
+      rpcOverride: false,
+    });
     expect(logged[0]!.ms).toEqual(expect.any(Number));
     expect(logged[0]!.rpcCalls).toBeGreaterThanOrEqual(1);
     expect(logged[0]!.rpcAccounts).toBeGreaterThanOrEqual(1);
@@ -292,7 +314,8 @@ describeOnNode("request log", () => {
     expect(lines().filter((line) => line.msg === "request")).toHaveLength(answers.length);
     // The failure with a cause is logged in full (warn) too: still nothing of the URL.
     expect(lines().some((line) => line.msg === "request failed")).toBe(true);
-    for (const secret of ["S3CR3T", "api-key", "token=", closed.url, localnet.url, "?"]) expect(log.text()).not.toContain(secret);
+    for (const secret of ["S3CR3T", "api-key", "token=", closed.url, localnet.url, "?"])
+      expect(log.text()).not.toContain(secret);
   });
 });
 
@@ -305,12 +328,22 @@ describeOnNode("the compiled process (npm start)", () => {
     const child = await startChildGateway({ RPC_URL: localnet.url, ALLOW_PRIVATE_RPC_OVERRIDE: "true" });
     try {
       const rpc = encodeURIComponent(`${localnet.url}/v1/S3CR3TPATH?key=S3CR3TQUERY`);
-      const answer = await request(child.url, `/resolve/plain.sns?rpc=${rpc}`, { headers: { "X-Request-Id": "child-1" } });
+      const answer = await request(child.url, `/resolve/plain.sns?rpc=${rpc}`, {
+        headers: { "X-Request-Id": "child-1" },
+      });
       expect(answer.status).toBe(200);
       expect(answer.headers.get("x-request-id")).toBe("child-1");
       const { text } = await request(child.url, "/metrics");
-      expect(sampleValue(text, "sns_gateway_http_requests_total", { route: "/resolve/:domain", method: "GET", status: "200" })).toBe(1);
-      expect(sampleValue(text, "sns_gateway_rpc_requests_total", { endpoint: "override", outcome: "ok" })).toBeGreaterThanOrEqual(1);
+      expect(
+        sampleValue(text, "sns_gateway_http_requests_total", {
+          route: "/resolve/:domain",
+          method: "GET",
+          status: "200",
+        }),
+      ).toBe(1);
+      expect(
+        sampleValue(text, "sns_gateway_rpc_requests_total", { endpoint: "override", outcome: "ok" }),
+      ).toBeGreaterThanOrEqual(1);
       // Lines are written asynchronously: wait for the first request's line.
       await expect.poll(() => child.output().includes('"reqId":"child-1"'), { timeout: 5000 }).toBe(true);
       expect(child.output()).not.toContain("S3CR3T");

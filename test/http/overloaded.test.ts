@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
+import {
+  DEMO_FIXTURE_PATH,
+  type Localnet,
+  identity,
+  loadFixtureFile,
+  startLocalnet,
+} from "../../src/localnet/index.js";
 import { type RunningGateway, startGateway } from "../../src/platform/node/gateway.js";
 import { OVERLOADED_RETRY_AFTER_SECONDS } from "../../src/http/answer/classify.js";
 import { type HostileRpc, startHostileRpc } from "../../testkit/hostile-rpc.js";
@@ -18,7 +24,8 @@ describeOnNode("a full answer memory", () => {
   let hostile: HostileRpc;
   let gateway: RunningGateway;
   const log = captureLog();
-  const overridePath = (tag: number) => `/resolve/plain.sns?rpc=${encodeURIComponent(hostile.urlFor("held-2.75mb", tag))}`;
+  const overridePath = (tag: number) =>
+    `/resolve/plain.sns?rpc=${encodeURIComponent(hostile.urlFor("held-2.75mb", tag))}`;
 
   beforeAll(async () => {
     localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
@@ -55,7 +62,10 @@ describeOnNode("a full answer memory", () => {
     expect(refused.headers.get("x-request-id")).toBe("overloaded-1");
 
     // The operator's endpoint has its own budget.
-    expect((await request(gateway.url, "/resolve/plain.sns")).body).toEqual({ s: "ok", result: identity("bob").address });
+    expect((await request(gateway.url, "/resolve/plain.sns")).body).toEqual({
+      s: "ok",
+      result: identity("bob").address,
+    });
 
     // The held answers end at the RPC deadline: an RPC failure.
     for (const held of await Promise.all(holding)) expect(held.status).toBe(502);

@@ -46,7 +46,9 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     ["a .sol name", "/resolve/plain.sol", 200],
   ])("answers a repeat about %s as the app does", async (_, path, status) => {
     await get(path);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({ status });
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({
+      status,
+    });
     localnet.resetStats();
     log.clear();
 
@@ -59,7 +61,12 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     expect(stableHeaders(beforeApp)).toEqual(stableHeaders(fromApp));
     expect(localnet.stats.httpRequests).toBe(0);
     const [appLine, line] = requestLines();
-    expect(line).toEqual({ ...appLine, reqId: beforeApp.headers.get("x-request-id"), ms: expect.any(Number), time: expect.any(Number) });
+    expect(line).toEqual({
+      ...appLine,
+      reqId: beforeApp.headers.get("x-request-id"),
+      ms: expect.any(Number),
+      time: expect.any(Number),
+    });
     expect(line).toMatchObject({ route: "/resolve/:domain", status, rpcCalls: 0, rpcOverride: false });
   });
 
@@ -79,7 +86,8 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     const before = await metrics();
     for (let i = 0; i < 5; i++) expect((await get("/resolve/plain.sns")).status).toBe(200);
     const after = await metrics();
-    const moved = (name: string, sample: Record<string, string>) => sampleValue(after, name, sample) - sampleValue(before, name, sample);
+    const moved = (name: string, sample: Record<string, string>) =>
+      sampleValue(after, name, sample) - sampleValue(before, name, sample);
     expect(moved("sns_gateway_http_requests_total", labels)).toBe(5);
     expect(moved("sns_gateway_resolve_cache_total", { result: "hit" })).toBe(5);
     expect(moved("sns_gateway_http_request_duration_seconds_count", { route: "/resolve/:domain" })).toBe(5);
@@ -100,9 +108,13 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     expect(override.status).toBe(400);
     expect(override.headers.get("cache-control")).toBe("no-store");
     // Another spelling of a learned path is learned on its own, once the app has validated it.
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/PLAIN.sns"), undefined, () => "127.0.0.1")).toBeUndefined();
+    expect(
+      gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/PLAIN.sns"), undefined, () => "127.0.0.1"),
+    ).toBeUndefined();
     expect((await get("/resolve/plain")).status).toBe(400);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/plain"), undefined, () => "127.0.0.1")).toBeUndefined();
+    expect(
+      gateway.gateway.resolveShortcut?.answer(keyOf("/resolve/plain"), undefined, () => "127.0.0.1"),
+    ).toBeUndefined();
   });
 
   it("leaves a request without Host to the adapter's envelope answer", async () => {
@@ -120,7 +132,9 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     // Learned, but RPC faults are never cached: the app answers again, and resolves.
     expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toBeUndefined();
     expect((await get(path)).status).toBe(200);
-    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({ status: 200 });
+    expect(gateway.gateway.resolveShortcut?.answer(keyOf(path), undefined, () => "127.0.0.1")).toMatchObject({
+      status: 200,
+    });
   });
 });
 
@@ -144,7 +158,9 @@ describeOnNode("repeated /resolve requests with the cache on and no RPC_URL", ()
     expect(gateway.gateway.resolveShortcut).toBeUndefined();
     const lines = log.lines();
     expect(lines.filter((line) => line.msg === "request")).toHaveLength(3);
-    expect(lines.filter((line) => line.msg === "request").map((line) => line.error)).toEqual(Array(3).fill("RpcNotConfiguredError"));
+    expect(lines.filter((line) => line.msg === "request").map((line) => line.error)).toEqual(
+      Array(3).fill("RpcNotConfiguredError"),
+    );
     const warnings = lines.filter((line) => line.level === 40);
     expect(warnings.map((line) => line.msg)).toEqual(Array(3).fill("request failed"));
   });
@@ -155,7 +171,14 @@ describeOnNode("repeats answered before the app, and RPC_RATE_LIMIT", () => {
   let gateway: RunningGateway;
   beforeAll(async () => {
     localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
-    const env = { RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", RESOLVE_CACHE_TTL_MS: "60000", RPC_RATE_LIMIT: "3" };
+    const env = {
+      RPC_URL: localnet.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      RESOLVE_CACHE_TTL_MS: "60000",
+      RPC_RATE_LIMIT: "3",
+    };
     gateway = await startGateway(loadConfig(env));
   });
   afterAll(async () => {
@@ -167,10 +190,24 @@ describeOnNode("repeats answered before the app, and RPC_RATE_LIMIT", () => {
   it("carry the client's RateLimit-* headers, and once its calls are spent the app answers its 429", async () => {
     expect((await get("/resolve/plain.sns")).status).toBe(200);
     const repeat = await get("/resolve/plain.sns");
-    expect(gateway.gateway.resolveShortcut?.answer(`${new URL(gateway.url).host} /resolve/plain.sns`, undefined, () => "127.0.0.1")).toBeDefined();
-    expect([repeat.status, repeat.headers.get("ratelimit-limit"), repeat.headers.get("ratelimit-remaining")]).toEqual([200, "3", "2"]);
+    expect(
+      gateway.gateway.resolveShortcut?.answer(
+        `${new URL(gateway.url).host} /resolve/plain.sns`,
+        undefined,
+        () => "127.0.0.1",
+      ),
+    ).toBeDefined();
+    expect([repeat.status, repeat.headers.get("ratelimit-limit"), repeat.headers.get("ratelimit-remaining")]).toEqual([
+      200,
+      "3",
+      "2",
+    ]);
     for (const name of ["bonfida", "v2-sol", "v1-sol"]) await get(`/resolve/${name}.sns`);
     const spent = await get("/resolve/plain.sns");
-    expect([spent.status, spent.body, spent.headers.get("retry-after") !== null]).toEqual([429, { s: "error", result: "Too many requests" }, true]);
+    expect([spent.status, spent.body, spent.headers.get("retry-after") !== null]).toEqual([
+      429,
+      { s: "error", result: "Too many requests" },
+      true,
+    ]);
   });
 });

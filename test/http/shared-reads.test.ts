@@ -16,7 +16,10 @@ const BYSTANDERS = Array.from({ length: 10 }, (_, i) => client(`203.0.113.${10 +
 describeOnNode("a shared read whose first asker runs out of its allowance midway", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { CLIENT_IP_HEADER: "X-Real-IP", RPC_RATE_LIMIT: "12" });
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      CLIENT_IP_HEADER: "X-Real-IP",
+      RPC_RATE_LIMIT: "12",
+    });
     // Every round trip takes long enough that the bystanders join the attacker's resolution under way.
     stack.localnet.setLatency(150);
   });
@@ -36,7 +39,9 @@ describeOnNode("a shared read whose first asker runs out of its allowance midway
       joinAfterMs: 40,
     });
     const bystanders = outcome.bystanders.map((answer) => `${answer.status} ${JSON.stringify(answer.body)}`);
-    console.info(`shared read: attacker (${outcome.attackerLeft} calls left) ${outcome.attacker.status}; bystanders ${bystanders.join(", ")}`);
+    console.info(
+      `shared read: attacker (${outcome.attackerLeft} calls left) ${outcome.attacker.status}; bystanders ${bystanders.join(", ")}`,
+    );
     expect(outcome.attacker.status).toBe(429);
     for (const answer of outcome.bystanders) expect([answer.status, answer.body]).toEqual([200, BONFIDA_HOLDER]);
   }, 60_000);
@@ -60,16 +65,23 @@ describeOnNode("an `rpc` naming RPC_URL's own URL", () => {
     const attacker = client("198.51.100.77");
     const answers = await Promise.all(
       names.flatMap((name) => [
-        ...Array.from({ length: 3 }, () => stack.get(`/resolve/${name}.sns${rpc}`, { headers: { [attacker.header]: attacker.address } })),
-        ...BYSTANDERS.slice(0, 3).map((by) => stack.get(`/resolve/${name}.sns`, { headers: { [by.header]: by.address } })),
+        ...Array.from({ length: 3 }, () =>
+          stack.get(`/resolve/${name}.sns${rpc}`, { headers: { [attacker.header]: attacker.address } }),
+        ),
+        ...BYSTANDERS.slice(0, 3).map((by) =>
+          stack.get(`/resolve/${name}.sns`, { headers: { [by.header]: by.address } }),
+        ),
       ]),
     );
     const bystanders = answers.filter((_, i) => i % 6 >= 3);
     const attackers = answers.filter((_, i) => i % 6 < 3);
-    console.info(`rpc = RPC_URL: attacker ${attackers.map((a) => a.status).join(" ")}; bystanders ${bystanders.map((a) => a.status).join(" ")}`);
+    console.info(
+      `rpc = RPC_URL: attacker ${attackers.map((a) => a.status).join(" ")}; bystanders ${bystanders.map((a) => a.status).join(" ")}`,
+    );
     for (const answer of bystanders) expect(answer.status).toBe(200);
     // Its calls are RPC_URL's, by RPC_RATE_LIMIT's policy, not the override's (2 a minute).
-    for (const answer of attackers) expect([answer.status, answer.headers.get("ratelimit-limit")]).toEqual([200, "20000"]);
+    for (const answer of attackers)
+      expect([answer.status, answer.headers.get("ratelimit-limit")]).toEqual([200, "20000"]);
     expect(identity("bob").address).toBe(((await stack.get("/resolve/plain.sns")).body as { result: string }).result);
   }, 60_000);
 });

@@ -48,13 +48,18 @@ describe("draining on SIGTERM", () => {
   beforeAll(() => void compiledEntry(), 180_000);
 
   /** GET over a keep-alive agent; resolves with status and the Connection header. */
-  function keepAliveGet(agent: http.Agent, url: string): Promise<{ status: number; connection: string | undefined; body: string }> {
+  function keepAliveGet(
+    agent: http.Agent,
+    url: string,
+  ): Promise<{ status: number; connection: string | undefined; body: string }> {
     return new Promise((resolve, reject) => {
       http
         .get(url, { agent }, (response) => {
           let body = "";
           response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-          response.on("end", () => resolve({ status: response.statusCode!, connection: response.headers.connection, body }));
+          response.on("end", () =>
+            resolve({ status: response.statusCode!, connection: response.headers.connection, body }),
+          );
         })
         .on("error", reject);
     });
@@ -67,7 +72,9 @@ describe("draining on SIGTERM", () => {
     try {
       // Keep-alive sockets first, so the requests below travel on reused connections.
       await Promise.all(Array.from({ length: 4 }, () => keepAliveGet(agent, `${gateway.url}/health`)));
-      const inFlight = Array.from({ length: 4 }, (_, i) => keepAliveGet(agent, `${gateway.url}/resolve/plain.sns?n=${i}`));
+      const inFlight = Array.from({ length: 4 }, (_, i) =>
+        keepAliveGet(agent, `${gateway.url}/resolve/plain.sns?n=${i}`),
+      );
       await new Promise((resolve) => setTimeout(resolve, 150));
       const signalled = performance.now();
       gateway.process.kill("SIGTERM");

@@ -19,7 +19,9 @@ import { BULK_CONCURRENCY, BULK_LINE } from "../../src/http/routes/resolve-bulk.
  * HTTP server.
  */
 
-const TEN_NAMES = JSON.stringify({ domains: Array.from({ length: 10 }, (_, i) => (i % 2 ? "plain.sns" : `nobody${i}.sns`)) });
+const TEN_NAMES = JSON.stringify({
+  domains: Array.from({ length: 10 }, (_, i) => (i % 2 ? "plain.sns" : `nobody${i}.sns`)),
+});
 
 let localnet: Localnet;
 beforeAll(async () => {
@@ -46,13 +48,19 @@ async function start(headersTimeoutMs: number, env: Record<string, string> = {})
 }
 
 const connections = (gateway: RunningGateway): Promise<number> =>
-  new Promise((resolve, reject) => gateway.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+  new Promise((resolve, reject) =>
+    gateway.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
 
 async function postTenNames(url: string): Promise<{ status: number; ms: number; items: number }> {
   const started = performance.now();
   const answer = await fetch(`${url}/resolve`, { method: "POST", body: TEN_NAMES });
   const body = (await answer.json()) as { result: unknown[] };
-  return { status: answer.status, ms: performance.now() - started, items: Array.isArray(body.result) ? body.result.length : 0 };
+  return {
+    status: answer.status,
+    ms: performance.now() - started,
+    items: Array.isArray(body.result) ? body.result.length : 0,
+  };
 }
 
 describe("silent and dripping bodies hold no place where bulk work runs", () => {
@@ -77,7 +85,9 @@ describe("silent and dripping bodies hold no place where bulk work runs", () => 
     await new Promise((resolve) => setTimeout(resolve, 300));
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await postTenNames(url));
-    console.log(`10-name POST beside 4 silent + 4 dripping bodies: ${answers.map((a) => `${a.status} in ${Math.round(a.ms)} ms`).join(", ")}`);
+    console.log(
+      `10-name POST beside 4 silent + 4 dripping bodies: ${answers.map((a) => `${a.status} in ${Math.round(a.ms)} ms`).join(", ")}`,
+    );
     for (const answer of answers) {
       expect(answer).toMatchObject({ status: 200, items: 10 });
       // Without the attackers it takes milliseconds; behind them it waited for their 20 s request timeout.
@@ -104,7 +114,9 @@ describe("the bulk line is bounded", () => {
     try {
       expect(line.map((body) => body.status())).toEqual(line.map(() => 0));
       const newer = await openSlowBodies(url, 2, { kind: "silent" });
-      const [firstEnded, secondEnded] = await Promise.all(line.slice(0, 2).map((body) => Promise.race([body.ended, sleep(3000).then(() => Infinity)])));
+      const [firstEnded, secondEnded] = await Promise.all(
+        line.slice(0, 2).map((body) => Promise.race([body.ended, sleep(3000).then(() => Infinity)])),
+      );
       for (const body of line.slice(0, 2)) {
         expect(body.status()).toBe(503);
         expect(body.received()).toMatch(/\r\nretry-after: 1\r\n/i);
@@ -112,7 +124,9 @@ describe("the bulk line is bounded", () => {
         expect(body.received()).toContain('{"s":"error","result":"Service overloaded"}');
       }
       expect(Math.max(firstEnded!, secondEnded!)).toBeLessThan(3000);
-      expect([...line.slice(2), ...newer].map((body) => body.status())).toEqual([...line.slice(2), ...newer].map(() => 0));
+      expect([...line.slice(2), ...newer].map((body) => body.status())).toEqual(
+        [...line.slice(2), ...newer].map(() => 0),
+      );
       // A request whose body follows its headers gets a place among them too.
       expect(await postTenNames(url)).toMatchObject({ status: 200, items: 10 });
       for (const body of newer) body.destroy();
@@ -137,7 +151,8 @@ describe("the bulk line is bounded", () => {
     const refused = await Promise.all([post("late1.sns"), post("late2.sns")]);
     const ms = performance.now() - sent;
     localnet.setFault(null);
-    for (const answer of refused) expect(answer).toEqual({ status: 503, retryAfter: "1", body: '{"s":"error","result":"Service overloaded"}' });
+    for (const answer of refused)
+      expect(answer).toEqual({ status: 503, retryAfter: "1", body: '{"s":"error","result":"Service overloaded"}' });
     expect(ms).toBeLessThan(1000);
     const statuses = (await Promise.all(held)).map((answer) => answer.status);
     expect(statuses.every((status) => status === 200)).toBe(true);
@@ -170,7 +185,9 @@ describe("a connection Node's request timeout ends is closed by the server", () 
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const left = await connections(started.gateway);
-      const closedMs = await Promise.all(drippingDeaf.map((body) => Promise.race([body.closed, sleep(3000).then(() => Infinity)])));
+      const closedMs = await Promise.all(
+        drippingDeaf.map((body) => Promise.race([body.closed, sleep(3000).then(() => Infinity)])),
+      );
       console.log(
         `60 timed-out bodies: ${left} sockets still open after ${Math.round(performance.now() - waited)} ms; ` +
           `non-reading dripping clients saw the connection reset after ${Math.round(Math.min(...closedMs))}–${Math.round(Math.max(...closedMs))} ms`,
@@ -203,7 +220,9 @@ describe("a body declared over the limit", () => {
     const endedMs = await Promise.race([body.ended, sleep(5000).then(() => Infinity)]);
     await sleep(200);
     const left = await connections(started.gateway);
-    console.log(`Content-Length 300000, 10 bytes sent: ${body.status()}, the server's end of the connection after ${Math.round(endedMs)} ms`);
+    console.log(
+      `Content-Length 300000, 10 bytes sent: ${body.status()}, the server's end of the connection after ${Math.round(endedMs)} ms`,
+    );
     expect(body.status()).toBe(413);
     expect(body.received()).toContain('{"s":"error","result":"Request body too large"}');
     expect(endedMs).toBeLessThan(2000);
@@ -241,7 +260,11 @@ describe("a body declared over the limit", () => {
   });
 
   it("with Expect: 100-continue: 413 at once, never 100 Continue", async () => {
-    const body = openSlowBody(started.gateway.url, { kind: "silent", declaredLength: 300_000, headers: ["Expect: 100-continue"] });
+    const body = openSlowBody(started.gateway.url, {
+      kind: "silent",
+      declaredLength: 300_000,
+      headers: ["Expect: 100-continue"],
+    });
     await body.sent;
     const endedMs = await Promise.race([body.ended, sleep(5000).then(() => Infinity)]);
     expect(body.status()).toBe(413);
@@ -302,7 +325,8 @@ describe("a body its client abandons", () => {
     expect(requests("500")).toBe(0);
     const lines = started.log.lines().filter((line) => line.route === "/resolve");
     expect(lines).toHaveLength(100);
-    for (const line of lines) expect(line).toMatchObject({ level: 30, msg: "request", status: 499, error: "CLIENT_CLOSED" });
+    for (const line of lines)
+      expect(line).toMatchObject({ level: 30, msg: "request", status: 499, error: "CLIENT_CLOSED" });
     expect(started.log.text()).not.toContain('"stack"');
     expect(started.log.lines().filter((line) => line.level !== 30)).toEqual([]);
   });

@@ -41,9 +41,16 @@ beforeAll(async () => {
   putSrsTokenName(ledger, "token-in-3s", { expiry: BigInt(T + 3), holders: [{ wallet: key("carol") }] });
   // The name service side of /safe-resolve for in-5s-safe agrees with its SRS record.
   const { buildDomainAccounts } = await import("../../src/localnet/index.js");
-  for (const { address, account } of buildDomainAccounts({ name: "in-5s-safe", owner: "alice" })) ledger.setAccount(address, account);
+  for (const { address, account } of buildDomainAccounts({ name: "in-5s-safe", owner: "alice" }))
+    ledger.setAccount(address, account);
   localnet = await startLocalnet({ ledger });
-  const settings = { RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", SOL_SRS_RESOLUTION: "on" };
+  const settings = {
+    RPC_URL: localnet.url,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "silent",
+    SOL_SRS_RESOLUTION: "on",
+  };
   [plain, cached] = await Promise.all([
     startGateway(loadConfig(settings), undefined, { clock }),
     startGateway(loadConfig({ ...settings, RESOLVE_CACHE_TTL_MS: "60000" }), undefined, { clock }),
@@ -88,7 +95,11 @@ describe("the response cache never serves an SRS answer past the record's expiry
   it("a cached answer is served until the expiry, with max-age no longer than the time left, then 410", async () => {
     nowMs = T * 1000;
     const first = await request(cached.url, "/resolve/in-5s.sol");
-    expect([first.status, first.body, first.headers.get("cache-control")]).toEqual([200, ok(key("alice")), "public, max-age=5"]);
+    expect([first.status, first.body, first.headers.get("cache-control")]).toEqual([
+      200,
+      ok(key("alice")),
+      "public, max-age=5",
+    ]);
     expect(localnet.stats.httpRequests).toBe(1);
 
     nowMs = T * 1000 + 2500;
@@ -107,7 +118,9 @@ describe("the response cache never serves an SRS answer past the record's expiry
 
   it("a token-owned name's answer is bound the same way", async () => {
     nowMs = T * 1000;
-    expect((await request(cached.url, "/resolve/token-in-3s.sol")).headers.get("cache-control")).toBe("public, max-age=3");
+    expect((await request(cached.url, "/resolve/token-in-3s.sol")).headers.get("cache-control")).toBe(
+      "public, max-age=3",
+    );
     nowMs = (T + 3) * 1000;
     expect((await request(cached.url, "/resolve/token-in-3s.sol")).body).toEqual(EXPIRED);
   });

@@ -67,10 +67,14 @@ describe("@solana/web3.js v1 Connection", () => {
     expect(largest.value).toEqual([
       { address: new PublicKey(CAROL_ATA), amount: "1", decimals: 0, uiAmount: 1, uiAmountString: "1" },
     ]);
-    const error = await connection().getTokenLargestAccounts(new PublicKey(UNMINTED_MINT)).catch((e: unknown) => e);
+    const error = await connection()
+      .getTokenLargestAccounts(new PublicKey(UNMINTED_MINT))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SolanaJSONRPCError);
     expect(error).toMatchObject({ code: -32602 });
-    const notMint = await connection().getTokenLargestAccounts(new PublicKey(BONFIDA)).catch((e: unknown) => e);
+    const notMint = await connection()
+      .getTokenLargestAccounts(new PublicKey(BONFIDA))
+      .catch((e: unknown) => e);
     expect(notMint).toMatchObject({ code: -32602, message: expect.stringContaining("not a Token mint") });
   });
 
@@ -114,9 +118,7 @@ describe("@solana/web3.js v1 Connection", () => {
     });
     expect(result.context.slot).toBe(300_000_000);
     const mints = result.value.map((a) => new PublicKey(a.account.data).toBase58()).sort();
-    expect(mints).toEqual(
-      [MINT, deriveTokenizedMint(deriveDomainKey("redeemed"))].sort(),
-    );
+    expect(mints).toEqual([MINT, deriveTokenizedMint(deriveDomainKey("redeemed"))].sort());
   });
 });
 
@@ -144,7 +146,10 @@ describe("@solana/kit createSolanaRpc", () => {
   it("getTokenLargestAccounts and its -32602", async () => {
     const { value } = await rpc().getTokenLargestAccounts(address(MINT)).send();
     expect(value).toEqual([{ address: CAROL_ATA, amount: "1", decimals: 0, uiAmount: 1, uiAmountString: "1" }]);
-    const error = await rpc().getTokenLargestAccounts(address(UNMINTED_MINT)).send().catch((e: unknown) => e);
+    const error = await rpc()
+      .getTokenLargestAccounts(address(UNMINTED_MINT))
+      .send()
+      .catch((e: unknown) => e);
     expect(isSolanaError(error, SOLANA_ERROR__JSON_RPC__INVALID_PARAMS)).toBe(true);
   });
 

@@ -221,7 +221,15 @@ describe("fixture validation", () => {
 
   it("requires subdomain parents and unique names", () => {
     rejects({ domains: [{ name: "dex.bonfida", owner: "bob" }] }, /needs its parent domain bonfida/);
-    rejects({ domains: [{ name: "a", owner: "bob" }, { name: "a", owner: "bob" }] }, /listed twice/);
+    rejects(
+      {
+        domains: [
+          { name: "a", owner: "bob" },
+          { name: "a", owner: "bob" },
+        ],
+      },
+      /listed twice/,
+    );
   });
 
   it("only identities can sign V1 records", () => {

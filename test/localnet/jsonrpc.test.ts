@@ -118,7 +118,11 @@ describe("method errors", () => {
   });
 
   it("refuses a minContextSlot it has not reached on every read the tokenized index asks with one", async () => {
-    const refusal = { code: -32016, message: "Minimum context slot has not been reached", data: { contextSlot: 300_000_000 } };
+    const refusal = {
+      code: -32016,
+      message: "Minimum context slot has not been reached",
+      data: { contextSlot: 300_000_000 },
+    };
     const ahead = { minContextSlot: 300_000_001 };
     const reads: [string, unknown[]][] = [
       ["getProgramAccounts", [NAME_PROGRAM_ID, { ...ahead, withContext: true, encoding: "base64" }]],

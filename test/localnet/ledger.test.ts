@@ -39,12 +39,17 @@ describe("Ledger", () => {
   it("takes the rent rate and the slot time as settings, defaulting to today's mainnet", () => {
     const today = new Ledger({ slot: 0 });
     expect([today.lamportsPerByte, today.slotMs]).toEqual([5_080, 250]);
-    expect(today.setAccount(identity("a").address, { owner: NAME_PROGRAM_ID, data: new Uint8Array(72) }).lamports).toBe(200 * 5_080);
+    expect(today.setAccount(identity("a").address, { owner: NAME_PROGRAM_ID, data: new Uint8Array(72) }).lamports).toBe(
+      200 * 5_080,
+    );
     const next = new Ledger({ slot: 0, lamportsPerByte: 2_575, slotMs: 200 });
-    expect(next.setAccount(identity("a").address, { owner: NAME_PROGRAM_ID, data: new Uint8Array(72) }).lamports).toBe(200 * 2_575);
+    expect(next.setAccount(identity("a").address, { owner: NAME_PROGRAM_ID, data: new Uint8Array(72) }).lamports).toBe(
+      200 * 2_575,
+    );
     // Block times advance at the ledger's slot time: 1,000 slots are 250 s, or 200 s.
     const secondsFor1000Slots = (ledger: Ledger) => {
-      const blockTime = () => ledger.transact({ feePayer: identity("a").address, programs: [NAME_PROGRAM_ID], writes: new Map() }).blockTime;
+      const blockTime = () =>
+        ledger.transact({ feePayer: identity("a").address, programs: [NAME_PROGRAM_ID], writes: new Map() }).blockTime;
       const first = blockTime();
       ledger.slot += 999;
       return blockTime() - first;

@@ -31,9 +31,15 @@ const VERSIONS: TransactionVersion[] = ["legacy", 0, 1];
 
 beforeAll(async () => {
   const ledger = new Ledger();
-  for (const { address, account } of buildDomainAccounts({ name: "art", owner: alice })) ledger.setAccount(address, account);
+  for (const { address, account } of buildDomainAccounts({ name: "art", owner: alice }))
+    ledger.setAccount(address, account);
   for (const version of VERSIONS) {
-    signatureOf[String(version)] = ledger.transact({ feePayer: alice, programs: [NAME_TOKENIZER_ID], writes: new Map(), version }).signature;
+    signatureOf[String(version)] = ledger.transact({
+      feePayer: alice,
+      programs: [NAME_TOKENIZER_ID],
+      writes: new Map(),
+      version,
+    }).signature;
   }
   localnet = await startLocalnet({ ledger });
 });
@@ -67,7 +73,10 @@ describe("getTransaction and maxSupportedTransactionVersion", () => {
       }
     }
     // null is no parameter, as serde reads an absent option.
-    expect((await getTransaction(0, { maxSupportedTransactionVersion: null })).error).toEqual({ code: -32015, message: refusal(0) });
+    expect((await getTransaction(0, { maxSupportedTransactionVersion: null })).error).toEqual({
+      code: -32015,
+      message: refusal(0),
+    });
   });
 
   it("says the version only when asked with a maximum; a version 1 message has its transactionConfig and loads no addresses", async () => {
@@ -75,7 +84,9 @@ describe("getTransaction and maxSupportedTransactionVersion", () => {
     expect(legacyUnasked).not.toHaveProperty("version");
     expect(legacyUnasked.meta).not.toHaveProperty("loadedAddresses");
 
-    const answers = await Promise.all(VERSIONS.map((version) => getTransaction(version, { maxSupportedTransactionVersion: 1 })));
+    const answers = await Promise.all(
+      VERSIONS.map((version) => getTransaction(version, { maxSupportedTransactionVersion: 1 })),
+    );
     expect(answers.map((answer) => answer.result.version)).toEqual(["legacy", 0, 1]);
     for (const { result } of answers) expect(result.meta.loadedAddresses).toEqual({ writable: [], readonly: [] });
     const [legacy, v0, v1] = answers.map((answer) => answer.result.transaction.message);
@@ -84,12 +95,22 @@ describe("getTransaction and maxSupportedTransactionVersion", () => {
     expect(v0.addressTableLookups).toEqual([]);
     expect(v0).not.toHaveProperty("transactionConfig");
     expect(v1).not.toHaveProperty("addressTableLookups");
-    expect(Object.keys(v1.transactionConfig).sort()).toEqual(["computeUnitLimit", "heapSize", "loadedAccountsDataSizeLimit", "priorityFee"]);
-    for (const value of Object.values(v1.transactionConfig)) expect(value === null || typeof value === "number").toBe(true);
+    expect(Object.keys(v1.transactionConfig).sort()).toEqual([
+      "computeUnitLimit",
+      "heapSize",
+      "loadedAccountsDataSizeLimit",
+      "priorityFee",
+    ]);
+    for (const value of Object.values(v1.transactionConfig))
+      expect(value === null || typeof value === "number").toBe(true);
     // The same accounts, header and instructions in every version.
     for (const message of [legacy, v0, v1]) {
       expect(message.accountKeys).toEqual([alice, NAME_TOKENIZER_ID]);
-      expect(message.header).toEqual({ numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 });
+      expect(message.header).toEqual({
+        numRequiredSignatures: 1,
+        numReadonlySignedAccounts: 0,
+        numReadonlyUnsignedAccounts: 1,
+      });
       expect(message.instructions).toHaveLength(1);
     }
     const parsed = await getTransaction(1, { encoding: "jsonParsed", maxSupportedTransactionVersion: 1 });
@@ -121,26 +142,39 @@ describe("getTransaction and maxSupportedTransactionVersion", () => {
       const tx = await connection.getTransaction(signatureOf[String(version)]!, { maxSupportedTransactionVersion: 1 });
       expect(tx?.version).toBe(version);
     }
-    await expect(connection.getTransaction(signatureOf["1"]!, { maxSupportedTransactionVersion: 0 })).rejects.toThrow(refusal(1));
+    await expect(connection.getTransaction(signatureOf["1"]!, { maxSupportedTransactionVersion: 0 })).rejects.toThrow(
+      refusal(1),
+    );
   });
 });
 
 describe("the version of the ledger's transactions", () => {
   it("is 1 unless chosen, by the action, by the ledger or by the fixture", () => {
     const ledger = new Ledger();
-    for (const { address, account } of buildDomainAccounts({ name: "art", owner: alice })) ledger.setAccount(address, account);
+    for (const { address, account } of buildDomainAccounts({ name: "art", owner: alice }))
+      ledger.setAccount(address, account);
     const art = deriveDomainKey("art");
     const versionOf = (signature: string) => ledger.transactions.get(signature)!.version;
     expect(versionOf(tokenizeDomain(ledger, { domainKey: art, holder: bob }))).toBe(1);
     expect(versionOf(tokenizeDomain(ledger, { domainKey: art, holder: bob, version: "legacy" }))).toBe("legacy");
-    expect(new Ledger({ transactionVersion: 0 }).transact({ feePayer: alice, programs: [NAME_PROGRAM_ID], writes: new Map() }).version).toBe(0);
+    expect(
+      new Ledger({ transactionVersion: 0 }).transact({
+        feePayer: alice,
+        programs: [NAME_PROGRAM_ID],
+        writes: new Map(),
+      }).version,
+    ).toBe(0);
     const fromFixture = loadFixture({ transactionVersion: "legacy", domains: [{ name: "art", owner: "alice" }] });
-    expect(fromFixture.transactions.get(transferName(fromFixture, { domainKey: art, from: alice, to: bob }))!.version).toBe("legacy");
+    expect(
+      fromFixture.transactions.get(transferName(fromFixture, { domainKey: art, from: alice, to: bob }))!.version,
+    ).toBe("legacy");
     expect(() => loadFixture({ transactionVersion: 2 })).toThrow(/transactionVersion/);
   });
 
   it("transfers a name only from its registry owner", () => {
     const ledger = loadFixture({ domains: [{ name: "art", owner: "alice" }] });
-    expect(() => transferName(ledger, { domainKey: deriveDomainKey("art"), from: bob, to: alice })).toThrow(/does not own/);
+    expect(() => transferName(ledger, { domainKey: deriveDomainKey("art"), from: bob, to: alice })).toThrow(
+      /does not own/,
+    );
   });
 });

@@ -29,7 +29,7 @@ describe("README Configuration table", () => {
 
   it("lists no variable src/config.ts does not read", () => {
     const unknown = rows.filter((name) => !CONFIG_VARIABLES.includes(name));
-    expect(unknown, "README.md, section \"Configuration\": remove these rows or read them in src/config.ts").toEqual([]);
+    expect(unknown, 'README.md, section "Configuration": remove these rows or read them in src/config.ts').toEqual([]);
   });
 
   it("lists each variable once", () => {

@@ -13,17 +13,23 @@ const settings = lines.flatMap((line, i) => {
 });
 
 describe(".env.example", () => {
-  it.each(CONFIG_VARIABLES.map((name) => [name]))("has %s, commented out at its default, under a one-line meaning", (name) => {
-    const found = settings.filter((setting) => setting.name === name);
-    expect(found, `.env.example: add "# <meaning>" then "#${name}=<default>" for the variable src/config.ts reads`).toHaveLength(1);
-    const [{ value, above }] = found as [(typeof settings)[number]];
-    expect(
-      loadConfig({ [name]: value }),
-      `.env.example: #${name}=${value} is not the default of src/config.ts`,
-    ).toEqual(loadConfig({}));
-    expect(above, `.env.example: the line above #${name}= says what it does`).toMatch(/^# \S/);
-    expect(SETTING.test(above)).toBe(false);
-  });
+  it.each(CONFIG_VARIABLES.map((name) => [name]))(
+    "has %s, commented out at its default, under a one-line meaning",
+    (name) => {
+      const found = settings.filter((setting) => setting.name === name);
+      expect(
+        found,
+        `.env.example: add "# <meaning>" then "#${name}=<default>" for the variable src/config.ts reads`,
+      ).toHaveLength(1);
+      const [{ value, above }] = found as [(typeof settings)[number]];
+      expect(
+        loadConfig({ [name]: value }),
+        `.env.example: #${name}=${value} is not the default of src/config.ts`,
+      ).toEqual(loadConfig({}));
+      expect(above, `.env.example: the line above #${name}= says what it does`).toMatch(/^# \S/);
+      expect(SETTING.test(above)).toBe(false);
+    },
+  );
 
   it("lists no variable src/config.ts does not read", () => {
     const unknown = settings.map((setting) => setting.name).filter((name) => !CONFIG_VARIABLES.includes(name));

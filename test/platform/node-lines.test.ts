@@ -19,7 +19,8 @@ describe("the Node lines the project runs on", () => {
     const engines = (read("package.json").engines as { node: string }).node;
     for (const line of LINES) expect(semver.satisfies(line, engines), `${line} against ${engines}`).toBe(true);
     // Lines where an installed package refuses to install (vite and rolldown: ^20.19.0 || >=22.12.0).
-    for (const refused of ["20.18.3", "21.7.3", "22.11.0"]) expect(semver.satisfies(refused, engines), refused).toBe(false);
+    for (const refused of ["20.18.3", "21.7.3", "22.11.0"])
+      expect(semver.satisfies(refused, engines), refused).toBe(false);
   });
 
   it("every installed package admits each supported line (npm ci prints no EBADENGINE warning)", () => {
@@ -39,16 +40,25 @@ describe("the Node lines the project runs on", () => {
 
   it("@solana/errors loads, and its command-line tool runs on the commander that package.json's overrides pins", async () => {
     const errors = await import("@solana/errors");
-    expect(new errors.SolanaError(errors.SOLANA_ERROR__ADDRESSES__INVALID_BASE58_ENCODED_ADDRESS, { putativeAddress: "x" }).context)
-      .toMatchObject({ putativeAddress: "x" });
+    expect(
+      new errors.SolanaError(errors.SOLANA_ERROR__ADDRESSES__INVALID_BASE58_ENCODED_ADDRESS, { putativeAddress: "x" })
+        .context,
+    ).toMatchObject({ putativeAddress: "x" });
     const require = createRequire(new URL("node_modules/@solana/errors/package.json", root));
     const commanderDir = dirname(require.resolve("commander"));
-    const commander = JSON.parse(readFileSync(join(commanderDir, "package.json"), "utf8")) as { version: string; engines: { node: string } };
+    const commander = JSON.parse(readFileSync(join(commanderDir, "package.json"), "utf8")) as {
+      version: string;
+      engines: { node: string };
+    };
     expect(semver.satisfies("20.19.0", commander.engines.node), `commander ${commander.version}`).toBe(true);
     const cli = new URL("node_modules/@solana/errors/bin/cli.mjs", root).pathname;
-    const decoded = spawnSync(process.execPath, [cli, "decode", "--", String(errors.SOLANA_ERROR__ADDRESSES__INVALID_BASE58_ENCODED_ADDRESS)], {
-      encoding: "utf8",
-    });
+    const decoded = spawnSync(
+      process.execPath,
+      [cli, "decode", "--", String(errors.SOLANA_ERROR__ADDRESSES__INVALID_BASE58_ENCODED_ADDRESS)],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(decoded.status, decoded.stderr).toBe(0);
     expect(decoded.stdout).toMatch(/base58/i);
   });
@@ -74,7 +84,10 @@ describe("the startup warning for a Node line past its end of life", () => {
       const health = await fetch(`${gateway.url}/health`);
       expect(health.status).toBe(200);
       const expected = nodeLineWarning(process.version, new Date());
-      const warnings = gateway.output().split("\n").filter((line) => line.includes("past its end of life"));
+      const warnings = gateway
+        .output()
+        .split("\n")
+        .filter((line) => line.includes("past its end of life"));
       expect(warnings).toHaveLength(expected ? 1 : 0);
       if (expected) expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, msg: expected, node: process.version });
     } finally {

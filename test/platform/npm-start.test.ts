@@ -7,7 +7,11 @@ import { NPM_START, startScriptOf } from "../../testkit/npm-start.js";
 
 describe("npm start", () => {
   it("package.json's start script is the one testkit/npm-start.ts describes", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: { start: string } };
-    expect(pkg.scripts.start, "change package.json's start and NPM_START in testkit/npm-start.ts together").toBe(startScriptOf(NPM_START));
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      scripts: { start: string };
+    };
+    expect(pkg.scripts.start, "change package.json's start and NPM_START in testkit/npm-start.ts together").toBe(
+      startScriptOf(NPM_START),
+    );
   });
 });

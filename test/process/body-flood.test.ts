@@ -36,7 +36,9 @@ afterAll(async () => {
   await localnet?.close();
 });
 
-const TEN_NAMES = JSON.stringify({ domains: Array.from({ length: 10 }, (_, i) => (i % 2 ? "plain.sns" : `nobody${i}.sns`)) });
+const TEN_NAMES = JSON.stringify({
+  domains: Array.from({ length: 10 }, (_, i) => (i % 2 ? "plain.sns" : `nobody${i}.sns`)),
+});
 
 describe("14,000 connections sending bulk headers and no body", () => {
   it("leave the gateway alive, answering /health and a bulk POST meanwhile, its RSS bounded", async () => {
@@ -74,7 +76,10 @@ describe("14,000 connections sending bulk headers and no body", () => {
       attacking = false;
       await prober;
       const alive = gateway.process.exitCode === null && gateway.process.signalCode === null;
-      expect(alive, `the gateway exited: ${/FATAL ERROR[^\n]*/.exec(gateway.errorOutput())?.[0] ?? gateway.errorOutput().slice(-1500)}`).toBe(true);
+      expect(
+        alive,
+        `the gateway exited: ${/FATAL ERROR[^\n]*/.exec(gateway.errorOutput())?.[0] ?? gateway.errorOutput().slice(-1500)}`,
+      ).toBe(true);
       const peak = gateway.peakRss();
       const health = probes.filter((probe) => probe.path === "/health");
       const posts = probes.filter((probe) => probe.path === "/resolve");
@@ -87,7 +92,9 @@ describe("14,000 connections sending bulk headers and no body", () => {
       console.log(
         `${report.opened} silent bulk bodies opened in ${Math.round(report.openedMs)} ms (child gateway, ${NPM_START.nodeFlags.join(" ")}; ` +
           `client's ulimit -n ${report.descriptorLimit}):\n` +
-          `  answers ${Object.entries(report.statuses).map(([status, n]) => `${status}×${n}`).join(" ")}\n` +
+          `  answers ${Object.entries(report.statuses)
+            .map(([status, n]) => `${status}×${n}`)
+            .join(" ")}\n` +
           `  /health ${counted(health.map((probe) => probe.status))} (worst ${worst(health)} ms)\n` +
           `  10-name POST ${counted(posts.map((probe) => probe.status))} (worst ${worst(posts)} ms)\n` +
           `  RSS idle ${(idle / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB`,

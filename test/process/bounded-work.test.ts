@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { rssStatement } from "../../testkit/rss-statement.js";
 import { loadConfig } from "../../src/config.js";
-import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
+import {
+  DEMO_FIXTURE_PATH,
+  type Localnet,
+  identity,
+  loadFixtureFile,
+  startLocalnet,
+} from "../../src/localnet/index.js";
 import { attackWithProbes } from "../../testkit/attack-probe.js";
 import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
 import { NPM_START } from "../../testkit/npm-start.js";
@@ -69,36 +75,42 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  console.log(`one request, a lying rpc server (child gateway, ${NPM_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`);
+  console.log(
+    `one request, a lying rpc server (child gateway, ${NPM_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`,
+  );
   await gateway?.stop();
   await listing?.close();
   await localnet?.close();
 });
 
 describeOnNode("one request naming a server that lists N items", () => {
-  it.each(CASES)("%s × %i: its budgeted answer by the deadline, at most the budget's calls, /health within 1 s", async (kind, count, expected) => {
-    const url = listing.urlFor(kind, count, "default");
-    listing.resetStats();
-    const outcome = await attackWithProbes(gateway.url, `${ROUTE_OF[kind]}?rpc=${encodeURIComponent(url)}`);
-    const peak = gateway.peakRss();
-    rows.push(
-      `${kind} ×${count}: ${outcome.status} in ${Math.round(outcome.ms)} ms, ${listing.stats.calls} JSON-RPC calls, ` +
-        `/health worst ${Math.round(outcome.healthWorstMs)} ms (${outcome.healthProbes} probes), peak RSS ${(peak / MB).toFixed(1)} MB`,
-    );
-    expect({ status: outcome.status, body: outcome.body }).toEqual(expected);
-    expect(outcome.ms).toBeLessThan(OVERRIDE_BUDGET.deadlineMs);
-    expect(listing.stats.calls).toBeLessThanOrEqual(OVERRIDE_BUDGET.maxCalls);
-    expect(outcome.healthWorstMs).toBeLessThan(1000);
-    expect(gateway.process.exitCode).toBeNull();
-    expect(peak).toBeLessThan(RSS_STATEMENT);
-  }, 60_000);
+  it.each(CASES)(
+    "%s × %i: its budgeted answer by the deadline, at most the budget's calls, /health within 1 s",
+    async (kind, count, expected) => {
+      const url = listing.urlFor(kind, count, "default");
+      listing.resetStats();
+      const outcome = await attackWithProbes(gateway.url, `${ROUTE_OF[kind]}?rpc=${encodeURIComponent(url)}`);
+      const peak = gateway.peakRss();
+      rows.push(
+        `${kind} ×${count}: ${outcome.status} in ${Math.round(outcome.ms)} ms, ${listing.stats.calls} JSON-RPC calls, ` +
+          `/health worst ${Math.round(outcome.healthWorstMs)} ms (${outcome.healthProbes} probes), peak RSS ${(peak / MB).toFixed(1)} MB`,
+      );
+      expect({ status: outcome.status, body: outcome.body }).toEqual(expected);
+      expect(outcome.ms).toBeLessThan(OVERRIDE_BUDGET.deadlineMs);
+      expect(listing.stats.calls).toBeLessThanOrEqual(OVERRIDE_BUDGET.maxCalls);
+      expect(outcome.healthWorstMs).toBeLessThan(1000);
+      expect(gateway.process.exitCode).toBeNull();
+      expect(peak).toBeLessThan(RSS_STATEMENT);
+    },
+    60_000,
+  );
 
   it("eight of them at once: each bounded, and /health still within 1 s", async () => {
     listing.resetStats();
     const attacks = CASES.slice(0, 8).map(([kind, count], i) =>
-      fetch(`${gateway.url}${ROUTE_OF[kind]}?rpc=${encodeURIComponent(listing.urlFor(kind, count, `together-${i}`))}`).then(
-        (answer) => answer.status,
-      ),
+      fetch(
+        `${gateway.url}${ROUTE_OF[kind]}?rpc=${encodeURIComponent(listing.urlFor(kind, count, `together-${i}`))}`,
+      ).then((answer) => answer.status),
     );
     const outcome = await attackWithProbes(gateway.url, "/resolve/plain.sns");
     const statuses = await Promise.all(attacks);
@@ -107,7 +119,9 @@ describeOnNode("one request naming a server that lists N items", () => {
         `peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`,
     );
     // Together, their answers may also fill the override answer memory: refused at once, 503.
-    CASES.slice(0, 8).forEach(([, , expected], i) => expect(expected.status === 502 ? [502, 503] : [expected.status]).toContain(statuses[i]));
+    CASES.slice(0, 8).forEach(([, , expected], i) =>
+      expect(expected.status === 502 ? [502, 503] : [expected.status]).toContain(statuses[i]),
+    );
     expect(outcome.body).toEqual({ s: "ok", result: identity("bob").address });
     expect(listing.stats.calls).toBeLessThanOrEqual(8 * OVERRIDE_BUDGET.maxCalls);
     expect(outcome.healthWorstMs).toBeLessThan(1000);
@@ -127,7 +141,8 @@ describeOnNode("the override rate limit counts RPC calls per client IP", () => {
 
   it("a client's requests share its calls: once they are spent, 429 midway and at the door; RPC_URL is never limited", async () => {
     listing.resetStats();
-    const path = (tag: number) => `/domains/${wallet}?rpc=${encodeURIComponent(listing.urlFor("mints", 1_000, `rate-${tag}`))}`;
+    const path = (tag: number) =>
+      `/domains/${wallet}?rpc=${encodeURIComponent(listing.urlFor("mints", 1_000, `rate-${tag}`))}`;
     // The first spends its own budget (200 calls) and fails with 502; the second runs out of its client's 300.
     const first = await stack.get(path(1));
     expect([first.status, first.body]).toEqual([502, unavailable.body]);

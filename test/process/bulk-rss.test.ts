@@ -46,17 +46,27 @@ afterAll(async () => {
 
 /** 1,000 names starting at `offset` in the working set (wrapping), as `.sns` or `.sol`. */
 const domainsAt = (offset: number) =>
-  Array.from({ length: 1000 }, (_, i) => `${names[(offset + i) % names.length]!}${(offset + i) % 3 === 0 ? ".sol" : ".sns"}`);
+  Array.from(
+    { length: 1000 },
+    (_, i) => `${names[(offset + i) % names.length]!}${(offset + i) % 3 === 0 ? ".sol" : ".sns"}`,
+  );
 
 async function post(domains: readonly string[]): Promise<{ status: number; items: number }> {
-  const answer = await undiciRequest(`${gateway.url}/resolve`, { method: "POST", body: JSON.stringify({ domains }), dispatcher: agent });
+  const answer = await undiciRequest(`${gateway.url}/resolve`, {
+    method: "POST",
+    body: JSON.stringify({ domains }),
+    dispatcher: agent,
+  });
   const body = (await answer.body.json()) as { result: unknown[] };
   return { status: answer.statusCode, items: body.result.length };
 }
 
 describe("bulk requests of 1,000 names", () => {
   it(`keep the gateway's RSS under ${RSS_BUDGET / MB} MB, one at a time, then ${WAVES.join(" and ")} at once`, async () => {
-    const rows = [`node ${process.version} ${NPM_START.nodeFlags.join(" ")}`, `idle: RSS ${(gateway.rss() / MB).toFixed(1)} MB`];
+    const rows = [
+      `node ${process.version} ${NPM_START.nodeFlags.join(" ")}`,
+      `idle: RSS ${(gateway.rss() / MB).toFixed(1)} MB`,
+    ];
     expect(await post(domainsAt(0))).toEqual({ status: 200, items: 1000 });
     rows.push(`one request: RSS ${(gateway.rss() / MB).toFixed(1)} MB, peak ${(gateway.peakRss() / MB).toFixed(1)} MB`);
     for (const wave of WAVES) {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Agent, request } from "undici";
-import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
+import {
+  DEMO_FIXTURE_PATH,
+  type Localnet,
+  identity,
+  loadFixtureFile,
+  startLocalnet,
+} from "../../src/localnet/index.js";
 import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
 import { QUEUE_FACTOR } from "../../src/service/bulkhead.js";
 import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
@@ -42,7 +48,8 @@ describeOnNode("bulkheads", () => {
     expect(refused.length + served.length).toBe(burst);
     expect(refused.length).toBeGreaterThan(0);
     expect(served.length).toBeGreaterThan(QUEUE_FACTOR);
-    for (const answer of refused) expect([answer.retryAfter, answer.body]).toEqual(["1", '{"s":"error","result":"Service overloaded"}']);
+    for (const answer of refused)
+      expect([answer.retryAfter, answer.body]).toEqual(["1", '{"s":"error","result":"Service overloaded"}']);
     for (const answer of served) expect(answer.body).toBe(alone.text);
   }, 60_000);
 
@@ -109,12 +116,22 @@ describeOnNode("bulkheads: each client its fair share", () => {
       const answer = await fetch(`${child.url}${walletsPath}`, { headers: { "x-real-ip": OTHER } });
       await answer.text();
       // Burst requests served while this one waited: in one line, every one that arrived before it.
-      others.push({ status: answer.status, ms: Math.round(performance.now() - sent), duringBurst: !burstOver, overtaken: burstAnswered - before });
+      others.push({
+        status: answer.status,
+        ms: Math.round(performance.now() - sent),
+        duringBurst: !burstOver,
+        overtaken: burstAnswered - before,
+      });
     }
     await burst;
     console.log(
       `fair shares: burst ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")} in ${((performance.now() - started) / 1000).toFixed(1)} s; other client: ` +
-        others.map((o) => `${o.status} ${o.ms} ms, ${o.overtaken} of the burst served meanwhile${o.duringBurst ? "" : " (after)"}`).join("; "),
+        others
+          .map(
+            (o) =>
+              `${o.status} ${o.ms} ms, ${o.overtaken} of the burst served meanwhile${o.duringBurst ? "" : " (after)"}`,
+          )
+          .join("; "),
     );
     expect(others.filter((o) => o.duringBurst).length).toBeGreaterThan(1);
     for (const other of others) expect(other.status).toBe(200);

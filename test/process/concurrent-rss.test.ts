@@ -18,7 +18,16 @@ const RSS_BUDGET = rssStatement(150);
 const MB = 1024 * 1024;
 
 /** Names of the demo ledger across the resolution branches, and names that do not exist (each its own RPC read). */
-const KNOWN = ["bonfida.sns", "v2-sol.sns", "stale-v2.sns", "v1-sol.sns", "plain.sns", "dex.bonfida.sns", "plain.sol", "invalid-roa.sns"];
+const KNOWN = [
+  "bonfida.sns",
+  "v2-sol.sns",
+  "stale-v2.sns",
+  "v1-sol.sns",
+  "plain.sns",
+  "dex.bonfida.sns",
+  "plain.sol",
+  "invalid-roa.sns",
+];
 const pathFor = (i: number) => `/resolve/${i % 4 === 0 ? `missing-${i % 512}.sns` : KNOWN[i % KNOWN.length]}`;
 
 let localnet: Localnet;
@@ -54,7 +63,9 @@ describe(`${CONNECTIONS} concurrent connections`, () => {
     for (let burst = 0; burst < BURSTS; burst++) {
       const answers = await Promise.all(paths.map((path) => get(path)));
       answers.forEach((answer, i) => expect(answer).toEqual(alone.get(paths[i]!)));
-      rows.push(`burst ${burst + 1}: RSS ${(gateway.rss() / MB).toFixed(1)} MB, peak ${(gateway.peakRss() / MB).toFixed(1)} MB`);
+      rows.push(
+        `burst ${burst + 1}: RSS ${(gateway.rss() / MB).toFixed(1)} MB, peak ${(gateway.peakRss() / MB).toFixed(1)} MB`,
+      );
     }
     console.log(`${CONNECTIONS} concurrent requests, child gateway:\n  ${rows.join("\n  ")}`);
     expect(gateway.process.exitCode).toBeNull();

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rssStatement } from "../../testkit/rss-statement.js";
-import { DEMO_FIXTURE_PATH, type Localnet, identity, loadFixtureFile, startLocalnet } from "../../src/localnet/index.js";
+import {
+  DEMO_FIXTURE_PATH,
+  type Localnet,
+  identity,
+  loadFixtureFile,
+  startLocalnet,
+} from "../../src/localnet/index.js";
 import { type ChildGateway, compiledEntry, startChildGateway } from "../../testkit/child-gateway.js";
 import { NPM_START } from "../../testkit/npm-start.js";
 import { type HostileRpc, type HostileShape, startHostileRpc } from "../../testkit/hostile-rpc.js";
@@ -58,7 +64,9 @@ async function attack(shape: HostileShape, count: number, tag: string = shape, m
   const answers = await Promise.all(attacks);
   const ms = performance.now() - started;
   const statuses = [...new Set(answers.map((answer) => answer.status))];
-  rows.push(`${shape} ×${count}: ${statuses.join("/")} in ${Math.round(ms)} ms, peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`);
+  rows.push(
+    `${shape} ×${count}: ${statuses.join("/")} in ${Math.round(ms)} ms, peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`,
+  );
   for (const answer of answers) {
     if (answer.status === 503) {
       expect(answer.body).toEqual({ s: "error", result: "Service overloaded" });
@@ -79,7 +87,8 @@ async function attack(shape: HostileShape, count: number, tag: string = shape, m
 describe("a hostile rpc endpoint cannot crash, flood or starve the gateway", () => {
   it("15 MB of [[],[],…] is refused before it is parsed", () => attack("flat-arrays", 8));
   it("4 MB of nested arrays is refused at the first level too deep", () => attack("deep-nesting", 8));
-  it("answers of 50 MB, 64 at once, are cut at the answer limit and the memory budget", () => attack("oversized", 64, "oversized", true));
+  it("answers of 50 MB, 64 at once, are cut at the answer limit and the memory budget", () =>
+    attack("oversized", 64, "oversized", true));
   it("12 MB error messages are refused by size", () => attack("huge-error-12mb", 8, "huge-error-12mb", true));
   it("a slow drip ends at the RPC deadline", () => attack("slow-drip", 4));
   it("a wrong result shape is a 502", () => attack("wrong-shape", 1));

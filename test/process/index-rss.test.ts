@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { Ledger, type Localnet, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, tokenizeDomain } from "../../src/localnet/index.js";
+import {
+  Ledger,
+  type Localnet,
+  buildDomainAccounts,
+  encodeNftRecord,
+  identity,
+  startLocalnet,
+  tokenizeDomain,
+} from "../../src/localnet/index.js";
 import { bytesToAddress, utf8 } from "../../src/sns/bytes.js";
 import { NAME_TOKENIZER_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey } from "../../src/sns/derive.js";
@@ -39,7 +47,8 @@ beforeAll(async () => {
       data: encodeNftRecord({ tag: 2, nonce: 255, nameAccount, owner: nameAccount, nftMint: key("mint", i) }),
     });
   }
-  for (const { address, account } of buildDomainAccounts({ name: "gallery", owner: holder })) ledger.setAccount(address, account);
+  for (const { address, account } of buildDomainAccounts({ name: "gallery", owner: holder }))
+    ledger.setAccount(address, account);
   tokenizeDomain(ledger, { domainKey: deriveDomainKey("gallery"), holder });
   localnet = await startLocalnet({ ledger });
   gateway = await startChildGateway({ RPC_URL: localnet.url });
@@ -52,21 +61,32 @@ afterAll(async () => {
 
 describe(`the tokenized index at its full budget (${RECORDS.toLocaleString("en")} records)`, () => {
   it(`keeps the gateway's RSS under ${RSS_BUDGET / MB} MB once built`, async () => {
-    const rows = [`node ${process.version} ${NPM_START.nodeFlags.join(" ")}`, `idle: RSS ${(gateway.rss() / MB).toFixed(1)} MB`];
+    const rows = [
+      `node ${process.version} ${NPM_START.nodeFlags.join(" ")}`,
+      `idle: RSS ${(gateway.rss() / MB).toFixed(1)} MB`,
+    ];
     const started = performance.now();
     // Starts the build; the answer is the scan path's while the build runs (or 502 when the localnet,
     // serving the build's scans in this process, is too busy to answer it in time).
     const first = await fetch(`${gateway.url}/domains/${holder}`).catch((error: unknown) => {
-      throw new Error(`no answer (exit ${gateway.process.exitCode}): ${gateway.output().slice(-2000)}`, { cause: error });
+      throw new Error(`no answer (exit ${gateway.process.exitCode}): ${gateway.output().slice(-2000)}`, {
+        cause: error,
+      });
     });
     rows.push(`first /domains: ${first.status}`);
     // A poll may find the connection closed while the build holds the gateway busy: it polls again.
-    const metrics = () => fetch(`${gateway.url}/metrics`).then((answer) => answer.text(), () => "");
+    const metrics = () =>
+      fetch(`${gateway.url}/metrics`).then(
+        (answer) => answer.text(),
+        () => "",
+      );
     while (!(await metrics()).includes(READY)) {
       expect(gateway.process.exitCode).toBeNull();
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    rows.push(`built (${((performance.now() - started) / 1000).toFixed(1)} s): RSS ${(gateway.rss() / MB).toFixed(1)} MB, peak ${(gateway.peakRss() / MB).toFixed(1)} MB`);
+    rows.push(
+      `built (${((performance.now() - started) / 1000).toFixed(1)} s): RSS ${(gateway.rss() / MB).toFixed(1)} MB, peak ${(gateway.peakRss() / MB).toFixed(1)} MB`,
+    );
     const answer = (await (await fetch(`${gateway.url}/domains/${holder}`)).json()) as { result: unknown[] };
     expect(answer.result).toHaveLength(1);
     // The collector may shrink what the build left: measured after a few seconds of idling.

@@ -34,28 +34,40 @@ beforeAll(async () => {
   listing = await startListingRpc();
 });
 afterAll(async () => {
-  console.log(`${CONNECTIONS} concurrent requests per heavy route (child gateway, ${NPM_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`);
+  console.log(
+    `${CONNECTIONS} concurrent requests per heavy route (child gateway, ${NPM_START.nodeFlags.join(" ")}):\n  ${rows.join("\n  ")}`,
+  );
   await listing?.close();
   await localnet?.close();
 });
 
 describe(`${CONNECTIONS} concurrent requests of one heavy route`, () => {
-  it.each(Object.entries(heavyRoutes("")).map(([name]) => name))("%s: peak RSS under 160 MB, every answer 200", async (name) => {
-    const pathFor = heavyRoutes(listing.urlFor("owned", 300, "route-rss"))[name]!;
-    // The rate limit is about clients; here one client stands for 1,024.
-    const gateway = await startChildGateway({ RPC_URL: localnet.url, ALLOW_PRIVATE_RPC_OVERRIDE: "true", RPC_OVERRIDE_RATE_LIMIT: "0" });
-    const agent = burstAgent(CONNECTIONS);
-    try {
-      for (let round = 0; round < BURSTS; round++) {
-        const { statuses, ms } = await burst(agent, gateway.url, CONNECTIONS, pathFor);
-        rows.push(`${name}, burst ${round + 1}: ${countedStatuses(statuses)} in ${Math.round(ms)} ms, peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`);
-        expect(countedStatuses(statuses)).toBe(`200×${CONNECTIONS}`);
+  it.each(Object.entries(heavyRoutes("")).map(([name]) => name))(
+    "%s: peak RSS under 160 MB, every answer 200",
+    async (name) => {
+      const pathFor = heavyRoutes(listing.urlFor("owned", 300, "route-rss"))[name]!;
+      // The rate limit is about clients; here one client stands for 1,024.
+      const gateway = await startChildGateway({
+        RPC_URL: localnet.url,
+        ALLOW_PRIVATE_RPC_OVERRIDE: "true",
+        RPC_OVERRIDE_RATE_LIMIT: "0",
+      });
+      const agent = burstAgent(CONNECTIONS);
+      try {
+        for (let round = 0; round < BURSTS; round++) {
+          const { statuses, ms } = await burst(agent, gateway.url, CONNECTIONS, pathFor);
+          rows.push(
+            `${name}, burst ${round + 1}: ${countedStatuses(statuses)} in ${Math.round(ms)} ms, peak RSS ${(gateway.peakRss() / MB).toFixed(1)} MB`,
+          );
+          expect(countedStatuses(statuses)).toBe(`200×${CONNECTIONS}`);
+        }
+        expect(gateway.process.exitCode).toBeNull();
+        expect(gateway.peakRss()).toBeLessThan(RSS_STATEMENT);
+      } finally {
+        await agent.close();
+        await gateway.stop();
       }
-      expect(gateway.process.exitCode).toBeNull();
-      expect(gateway.peakRss()).toBeLessThan(RSS_STATEMENT);
-    } finally {
-      await agent.close();
-      await gateway.stop();
-    }
-  }, 150_000);
+    },
+    150_000,
+  );
 });

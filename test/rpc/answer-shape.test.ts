@@ -17,9 +17,20 @@ function scan(text: string, limits: AnswerLimits = roomy, size = 7): string {
   }
 }
 
-const account = { data: ["AAAA", "base64"], executable: false, lamports: 1, owner: "11111111111111111111111111111111", rentEpoch: 0, space: 3 };
+const account = {
+  data: ["AAAA", "base64"],
+  executable: false,
+  lamports: 1,
+  owner: "11111111111111111111111111111111",
+  rentEpoch: 0,
+  space: 3,
+};
 const answerFor = (keys: number) =>
-  JSON.stringify({ jsonrpc: "2.0", id: 1, result: { context: { apiVersion: "2.2.0", slot: 1 }, value: Array(keys).fill(account) } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    result: { context: { apiVersion: "2.2.0", slot: 1 }, value: Array(keys).fill(account) },
+  });
 
 describe("answer shape guard", () => {
   it("passes real getMultipleAccounts answers within the limits derived for them", () => {
@@ -49,7 +60,8 @@ describe("answer shape guard", () => {
 
   it("does not count brackets and commas inside strings, escapes included, across chunk edges", () => {
     const tricky = JSON.stringify({ s: `[,{,\\",]}${"[,".repeat(5000)}\\`, t: ['\\"', "\\\\"] });
-    for (const size of [1, 2, 3, 5, 4096]) expect(scan(tricky, { ...roomy, maxTokens: 10, maxDepth: 3 }, size)).toBe("ok");
+    for (const size of [1, 2, 3, 5, 4096])
+      expect(scan(tricky, { ...roomy, maxTokens: 10, maxDepth: 3 }, size)).toBe("ok");
   });
 
   it("sizes batches as the sum of their calls and never above the ceiling", () => {
@@ -64,7 +76,10 @@ describe("answer shape guard", () => {
     );
     expect(two.maxBytes).toBeGreaterThan(one.maxBytes);
     expect(two.maxTokens).toBeGreaterThan(one.maxTokens);
-    const huge = limitsFor([{ method: "getMultipleAccounts", params: [Array(100).fill("k")] }], { ...sizing, bytesPerAccount: 1 << 20 });
+    const huge = limitsFor([{ method: "getMultipleAccounts", params: [Array(100).fill("k")] }], {
+      ...sizing,
+      bytesPerAccount: 1 << 20,
+    });
     expect(huge.maxBytes).toBe(1 << 20);
   });
 });
@@ -88,7 +103,9 @@ describe("byte budget", () => {
 
 describe("quoting what a remote server said", () => {
   it("keeps a bounded, printable excerpt", () => {
-    const error = new JsonRpcError(-32000, `evil\n\u001b[31m${"x".repeat(12_000_000)}`, { logs: Array(1000).fill("l") });
+    const error = new JsonRpcError(-32000, `evil\n\u001b[31m${"x".repeat(12_000_000)}`, {
+      logs: Array(1000).fill("l"),
+    });
     expect(error.message.length).toBeLessThan(MAX_QUOTED_CHARS + 40);
     expect(error.message).not.toMatch(/[\n\u001b]/);
     expect(error.data).toBe("[object]");

@@ -25,7 +25,11 @@ describe("RPC_URL with several endpoints", () => {
   });
 
   it("labels endpoints by host only, never credentials, path or query", () => {
-    const labels = hostLabels(["https://user:S3CR3T@rpc.example.com/v1/KEY?api-key=Q", "http://127.0.0.1:8899", "https://rpc.example.com/other"]);
+    const labels = hostLabels([
+      "https://user:S3CR3T@rpc.example.com/v1/KEY?api-key=Q",
+      "http://127.0.0.1:8899",
+      "https://rpc.example.com/other",
+    ]);
     expect(labels).toEqual(["rpc.example.com#1", "127.0.0.1:8899", "rpc.example.com#3"]);
   });
 });
@@ -33,8 +37,15 @@ describe("RPC_URL with several endpoints", () => {
 describe("what sends a read elsewhere", () => {
   it("finds node-condition errors in a single answer or any entry of a batch, not chain facts", () => {
     expect(nodeConditionIn({ jsonrpc: "2.0", id: 1, error: { code: -32005, message: "Node is behind" } })).toBe(-32005);
-    expect(nodeConditionIn([{ id: 1, result: 1 }, { id: 2, error: { code: -32016, message: "min context slot" } }])).toBe(-32016);
-    expect(nodeConditionIn({ id: 1, error: { code: -32602, message: "Invalid param: not a Token mint" } })).toBeUndefined();
+    expect(
+      nodeConditionIn([
+        { id: 1, result: 1 },
+        { id: 2, error: { code: -32016, message: "min context slot" } },
+      ]),
+    ).toBe(-32016);
+    expect(
+      nodeConditionIn({ id: 1, error: { code: -32602, message: "Invalid param: not a Token mint" } }),
+    ).toBeUndefined();
     expect(nodeConditionIn([{ id: 1, result: null }])).toBeUndefined();
     expect(nodeConditionIn("garbage")).toBeUndefined();
   });
@@ -70,13 +81,22 @@ describe("what sends a read elsewhere", () => {
 describe("a probe cancelled because another endpoint answered first", () => {
   it("leaves the endpoint out of rotation with its probe due, rather than closing its circuit", async () => {
     const circuit: string[] = [];
-    const telemetry = { ...NO_TELEMETRY, rpcEndpointCircuit: (_label: string, state: string) => void circuit.push(state) };
-    const health = new EndpointHealth("a.example", { faultsToOpen: 1, firstPauseMs: 10, maxPauseMs: 10, probeGiveUpMs: 60_000 }, telemetry);
+    const telemetry = {
+      ...NO_TELEMETRY,
+      rpcEndpointCircuit: (_label: string, state: string) => void circuit.push(state),
+    };
+    const health = new EndpointHealth(
+      "a.example",
+      { faultsToOpen: 1, firstPauseMs: 10, maxPauseMs: 10, probeGiveUpMs: 60_000 },
+      telemetry,
+    );
     await expect(health.run(() => Promise.reject(new RpcError("network", "down")))).rejects.toThrow("down");
     expect(circuit.at(-1)).toBe("open");
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(health.available).toBe(true);
-    await expect(health.run(() => Promise.reject(new AttemptCancelled("another endpoint answered first")))).rejects.toBeInstanceOf(AttemptCancelled);
+    await expect(
+      health.run(() => Promise.reject(new AttemptCancelled("another endpoint answered first"))),
+    ).rejects.toBeInstanceOf(AttemptCancelled);
     // Not closed by a probe that proved nothing: the next read probes again.
     expect(circuit.at(-1)).toBe("open");
     expect(health.available).toBe(true);

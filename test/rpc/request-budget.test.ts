@@ -27,7 +27,14 @@ afterAll(async () => {
   await hostile.close();
 });
 
-const LOADER = { commitment: "processed", maxKeysPerCall: 100, maxCallsPerRequest: 20, maxInFlight: 4, windowMs: 1, maxQueuedKeys: 100_000 };
+const LOADER = {
+  commitment: "processed",
+  maxKeysPerCall: 100,
+  maxCallsPerRequest: 20,
+  maxInFlight: 4,
+  windowMs: 1,
+  maxQueuedKeys: 100_000,
+};
 const limits = (overrides: Partial<BudgetLimits>): BudgetLimits => ({
   deadlineMs: 10_000,
   maxCalls: 1_000,
@@ -37,12 +44,20 @@ const limits = (overrides: Partial<BudgetLimits>): BudgetLimits => ({
 });
 
 function endpointAt(url: string): RpcEndpoint {
-  const transport = createUndiciTransport(url, { dispatcher, timeoutMs: 5000, maxResponseBytes: 1 << 24, budget: new ByteBudget(1 << 26) });
+  const transport = createUndiciTransport(url, {
+    dispatcher,
+    timeoutMs: 5000,
+    maxResponseBytes: 1 << 24,
+    budget: new ByteBudget(1 << 26),
+  });
   return new RpcEndpoint(transport, LOADER);
 }
 
 const ownedScan = (wallet: Uint8Array) => ({
-  filters: [{ memcmp: { offset: 32, bytes: wallet } }, { memcmp: { offset: 0, bytes: addressToBytes(SNS_ROOT_DOMAIN) } }],
+  filters: [
+    { memcmp: { offset: 32, bytes: wallet } },
+    { memcmp: { offset: 0, bytes: addressToBytes(SNS_ROOT_DOMAIN) } },
+  ],
   dataSlice: { offset: 0, length: 0 },
 });
 
@@ -52,10 +67,16 @@ describe("a request's budget, paid by the transport", () => {
     const budget = new RequestBudget(limits({ maxCalls: 3 }));
     listing.resetStats();
     for (let i = 0; i < 3; i++) {
-      const { accounts } = await endpoint.getProgramAccounts(NAME_PROGRAM_ID, ownedScan(new Uint8Array(32).fill(i)), budget);
+      const { accounts } = await endpoint.getProgramAccounts(
+        NAME_PROGRAM_ID,
+        ownedScan(new Uint8Array(32).fill(i)),
+        budget,
+      );
       expect(accounts).toHaveLength(10);
     }
-    const failure = await endpoint.getProgramAccounts(NAME_PROGRAM_ID, ownedScan(new Uint8Array(32)), budget).catch((error: unknown) => error);
+    const failure = await endpoint
+      .getProgramAccounts(NAME_PROGRAM_ID, ownedScan(new Uint8Array(32)), budget)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RpcBudgetError);
     expect((failure as RpcBudgetError).bound).toBe("calls");
     await expect(endpoint.getAccounts([SNS_ROOT_DOMAIN], budget)).rejects.toBe(failure);
@@ -68,7 +89,9 @@ describe("a request's budget, paid by the transport", () => {
     const first = new RequestBudget(limits({}));
     const second = new RequestBudget(limits({}));
     listing.resetStats();
-    const keys = Array.from({ length: 150 }, (_, i) => addressToBytes(SNS_ROOT_DOMAIN).map((b, j) => (j === 0 ? i : b)));
+    const keys = Array.from({ length: 150 }, (_, i) =>
+      addressToBytes(SNS_ROOT_DOMAIN).map((b, j) => (j === 0 ? i : b)),
+    );
     const { bytesToAddress } = await import("../../src/sns/bytes.js");
     const addresses = keys.map(bytesToAddress);
     await Promise.all([endpoint.getAccounts(addresses, first), endpoint.getAccounts(addresses.slice(0, 10), second)]);
@@ -85,7 +108,10 @@ describe("a request's budget, paid by the transport", () => {
     const spent = new RequestBudget(limits({}), { tryTake: () => false });
     const joiner = new RequestBudget(limits({}));
     listing.resetStats();
-    const [first, second] = await Promise.allSettled([endpoint.getAccounts([key], spent), endpoint.getAccounts([key], joiner)]);
+    const [first, second] = await Promise.allSettled([
+      endpoint.getAccounts([key], spent),
+      endpoint.getAccounts([key], joiner),
+    ]);
     expect(first.status).toBe("fulfilled");
     expect(second.status).toBe("fulfilled");
     expect(listing.stats.calls).toBe(1);
@@ -94,8 +120,13 @@ describe("a request's budget, paid by the transport", () => {
     const mint = bytesToAddress(addressToBytes(TOKEN_PROGRAM_ID).map((b, j) => (j === 2 ? 9 : b)));
     const spentToo = new RequestBudget(limits({}), { tryTake: () => false });
     const joinerToo = new RequestBudget(limits({}));
-    const holders = await Promise.allSettled([endpoint.getTokenLargestAccounts(mint, spentToo), endpoint.getTokenLargestAccounts(mint, joinerToo)]);
-    expect(holders.map((outcome) => outcome.status === "fulfilled" || (outcome.reason as Error).constructor.name)).not.toContain("RpcBudgetError");
+    const holders = await Promise.allSettled([
+      endpoint.getTokenLargestAccounts(mint, spentToo),
+      endpoint.getTokenLargestAccounts(mint, joinerToo),
+    ]);
+    expect(
+      holders.map((outcome) => outcome.status === "fulfilled" || (outcome.reason as Error).constructor.name),
+    ).not.toContain("RpcBudgetError");
     expect([spentToo.exhausted?.bound, joinerToo.used.calls]).toEqual(["client", 1]);
   });
 
@@ -113,7 +144,11 @@ describe("a request's budget, paid by the transport", () => {
     const endpoint = endpointAt(listing.urlFor("mints", 2_000, "bytes"));
     const budget = new RequestBudget(limits({ maxBytes: 64 * 1024 }));
     const failure = await endpoint
-      .getProgramAccounts(TOKEN_PROGRAM_ID, { filters: [{ dataSize: 165 }], dataSlice: { offset: 0, length: 32 } }, budget)
+      .getProgramAccounts(
+        TOKEN_PROGRAM_ID,
+        { filters: [{ dataSize: 165 }], dataSlice: { offset: 0, length: 32 } },
+        budget,
+      )
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RpcBudgetError);
     expect((failure as RpcBudgetError).bound).toBe("bytes");
@@ -122,12 +157,23 @@ describe("a request's budget, paid by the transport", () => {
 
   it("cuts an exchange at the request's deadline, shorter than the RPC timeout (undici and fetch)", async () => {
     for (const transport of [
-      createUndiciTransport(hostile.urlFor("slow-drip", "deadline"), { dispatcher, timeoutMs: 5000, maxResponseBytes: 1 << 20, budget: new ByteBudget(1 << 24) }),
-      createTransport(hostile.urlFor("slow-drip", "deadline-fetch"), { timeoutMs: 5000, maxResponseBytes: 1 << 20, budget: new ByteBudget(1 << 24) }, fetchPost),
+      createUndiciTransport(hostile.urlFor("slow-drip", "deadline"), {
+        dispatcher,
+        timeoutMs: 5000,
+        maxResponseBytes: 1 << 20,
+        budget: new ByteBudget(1 << 24),
+      }),
+      createTransport(
+        hostile.urlFor("slow-drip", "deadline-fetch"),
+        { timeoutMs: 5000, maxResponseBytes: 1 << 20, budget: new ByteBudget(1 << 24) },
+        fetchPost,
+      ),
     ]) {
       const budget = new RequestBudget(limits({ deadlineMs: 300 }));
       const started = performance.now();
-      const failure = await transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}', undefined, undefined, new Map([[budget, 1]])).catch((e: unknown) => e);
+      const failure = await transport
+        .post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}', undefined, undefined, new Map([[budget, 1]]))
+        .catch((e: unknown) => e);
       const ms = performance.now() - started;
       expect((failure as { kind?: string }).kind).toBe("timeout");
       expect(ms).toBeLessThan(1500);

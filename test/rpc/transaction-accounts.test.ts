@@ -27,7 +27,8 @@ const dispatcher = createTrustedDispatcher();
 
 beforeAll(async () => {
   ledger = new Ledger();
-  for (const { address, account } of buildDomainAccounts({ name: "art", owner: holder })) ledger.setAccount(address, account);
+  for (const { address, account } of buildDomainAccounts({ name: "art", owner: holder }))
+    ledger.setAccount(address, account);
   localnet = await startLocalnet({ ledger });
 });
 afterAll(async () => {
@@ -36,8 +37,20 @@ afterAll(async () => {
 });
 
 function endpoint(): RpcEndpoint {
-  const transport = createUndiciTransport(localnet.url, { dispatcher, timeoutMs: 5000, maxResponseBytes: 1 << 24, budget: new ByteBudget(1 << 26) });
-  return new RpcEndpoint(transport, { commitment: "confirmed", maxKeysPerCall: 100, maxCallsPerRequest: 20, maxInFlight: 4, windowMs: 1, maxQueuedKeys: 100_000 });
+  const transport = createUndiciTransport(localnet.url, {
+    dispatcher,
+    timeoutMs: 5000,
+    maxResponseBytes: 1 << 24,
+    budget: new ByteBudget(1 << 26),
+  });
+  return new RpcEndpoint(transport, {
+    commitment: "confirmed",
+    maxKeysPerCall: 100,
+    maxCallsPerRequest: 20,
+    maxInFlight: 4,
+    windowMs: 1,
+    maxQueuedKeys: 100_000,
+  });
 }
 
 describe("getTransactionAccounts", () => {
@@ -58,9 +71,22 @@ describe("getTransactionAccounts", () => {
   });
 });
 
-const message = { accountKeys: ["A", "B", "P"], header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 }, instructions: [{ programIdIndex: 2, accounts: [0, 1] }] };
-const transactionConfig = { computeUnitLimit: 200_000, heapSize: null, loadedAccountsDataSizeLimit: null, priorityFee: 5000 };
-const answer = (fields: Record<string, unknown>, messageFields: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({
+const message = {
+  accountKeys: ["A", "B", "P"],
+  header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
+  instructions: [{ programIdIndex: 2, accounts: [0, 1] }],
+};
+const transactionConfig = {
+  computeUnitLimit: 200_000,
+  heapSize: null,
+  loadedAccountsDataSizeLimit: null,
+  priorityFee: 5000,
+};
+const answer = (
+  fields: Record<string, unknown>,
+  messageFields: Record<string, unknown> = {},
+  meta: Record<string, unknown> = {},
+) => ({
   slot: 7,
   meta: { err: null, loadedAddresses: { writable: [], readonly: [] }, innerInstructions: [], ...meta },
   transaction: { signatures: ["S"], message: { ...message, ...messageFields } },
@@ -73,8 +99,30 @@ describe("parseTransactionAccounts", () => {
     expect(parseTransactionAccounts(answer({}))).toEqual(expected);
     expect(parseTransactionAccounts(answer({ version: "legacy" }))).toEqual(expected);
     expect(parseTransactionAccounts(answer({ version: 1 }, { transactionConfig }))).toEqual(expected);
-    expect(parseTransactionAccounts(answer({ version: 1 }, { transactionConfig: { computeUnitLimit: null, heapSize: null, loadedAccountsDataSizeLimit: null, priorityFee: null } }))).toEqual(expected);
-    expect(parseTransactionAccounts(answer({ version: 0 }, { addressTableLookups: [{}] }, { loadedAddresses: { writable: ["L"], readonly: ["R"] } }))).toEqual({
+    expect(
+      parseTransactionAccounts(
+        answer(
+          { version: 1 },
+          {
+            transactionConfig: {
+              computeUnitLimit: null,
+              heapSize: null,
+              loadedAccountsDataSizeLimit: null,
+              priorityFee: null,
+            },
+          },
+        ),
+      ),
+    ).toEqual(expected);
+    expect(
+      parseTransactionAccounts(
+        answer(
+          { version: 0 },
+          { addressTableLookups: [{}] },
+          { loadedAddresses: { writable: ["L"], readonly: ["R"] } },
+        ),
+      ),
+    ).toEqual({
       ...expected,
       writable: ["A", "B", "L"],
     });
@@ -96,11 +144,15 @@ describe("parseTransactionAccounts", () => {
       answer({ version: 1 }, { instructions: null }),
       { version: 1 },
     ];
-    for (const shape of refused) expect(() => parseTransactionAccounts(shape), JSON.stringify(shape)).toThrow(/unexpected RPC result/);
+    for (const shape of refused)
+      expect(() => parseTransactionAccounts(shape), JSON.stringify(shape)).toThrow(/unexpected RPC result/);
   });
 
   it("a version 1 answer passes the answer guard sized for getTransaction", () => {
-    const limits = limitsFor([{ method: "getTransaction", params: ["S", { maxSupportedTransactionVersion: 1 }] }], { bytesPerAccount: 1024, maxAnswerBytes: 1 << 24 });
+    const limits = limitsFor([{ method: "getTransaction", params: ["S", { maxSupportedTransactionVersion: 1 }] }], {
+      bytesPerAccount: 1024,
+      maxAnswerBytes: 1 << 24,
+    });
     const text = JSON.stringify({ jsonrpc: "2.0", id: 1, result: answer({ version: 1 }, { transactionConfig }) });
     expect(() => new AnswerShapeGuard(limits).feed(Buffer.from(text))).not.toThrow();
   });

@@ -6,11 +6,23 @@ import { type AnswerLimits, AnswerShapeGuard } from "../../src/rpc/answer-shape.
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcError } from "../../src/rpc/errors.js";
 import { RequestBudget, RpcBudgetError } from "../../src/rpc/request-budget.js";
-import { createPublicOnlyDispatcher, createUndiciTransport as createHttpTransport, publicOnlyLookup } from "../../src/rpc/transport/undici.js";
+import {
+  createPublicOnlyDispatcher,
+  createUndiciTransport as createHttpTransport,
+  publicOnlyLookup,
+} from "../../src/rpc/transport/undici.js";
 import { answerLimitsWithin, createTransport, defaultAnswerLimits } from "../../src/rpc/transport/contract.js";
 import { fetchPost } from "../../src/rpc/transport/fetch.js";
 import { Ledger, type Localnet, startLocalnet } from "../../src/localnet/index.js";
-import { type Settled, type Tally, count, expectReached, mapLimit, settle, withContext } from "../../testkit/differential.js";
+import {
+  type Settled,
+  type Tally,
+  count,
+  expectReached,
+  mapLimit,
+  settle,
+  withContext,
+} from "../../testkit/differential.js";
 import { type Rng, createRng, seedFromEnv } from "../../testkit/rng.js";
 
 let localnet: Localnet;
@@ -20,7 +32,10 @@ beforeAll(async () => {
 afterAll(() => localnet.close());
 
 /** A post through `dispatcher` to `host` at the localnet's port fails as refused, and the localnet sees nothing. */
-async function expectRefusedAtConnect(host: string, dispatcher: ReturnType<typeof createPublicOnlyDispatcher>): Promise<void> {
+async function expectRefusedAtConnect(
+  host: string,
+  dispatcher: ReturnType<typeof createPublicOnlyDispatcher>,
+): Promise<void> {
   const transport = createHttpTransport(`http://${host}:${new URL(localnet.url).port}`, {
     dispatcher,
     timeoutMs: 2000,
@@ -28,7 +43,9 @@ async function expectRefusedAtConnect(host: string, dispatcher: ReturnType<typeo
     budget: new ByteBudget(1 << 24),
   });
   localnet.resetStats();
-  await expect(transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).rejects.toBeInstanceOf(RpcEndpointRefusedError);
+  await expect(transport.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).rejects.toBeInstanceOf(
+    RpcEndpointRefusedError,
+  );
   expect(localnet.stats.httpRequests).toBe(0);
   await dispatcher.close();
 }
@@ -51,7 +68,12 @@ describe("public-only connections", () => {
     const dispatcher = new Agent();
     localnet.setFault({ kind: "garbage", body: "x".repeat(4096) });
     const budget = new ByteBudget(1 << 24);
-    const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1024, budget });
+    const transport = createHttpTransport(localnet.url, {
+      dispatcher,
+      timeoutMs: 2000,
+      maxResponseBytes: 1024,
+      budget,
+    });
     const failure = await transport.post("{}").catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RpcError);
     expect((failure as RpcError).kind).toBe("too-large");
@@ -65,7 +87,12 @@ describe("public-only connections", () => {
     const dispatcher = new Agent();
     localnet.setFault({ kind: "garbage", body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: "y".repeat(8192) }) });
     const budget = new ByteBudget(4096);
-    const transport = createHttpTransport(localnet.url, { dispatcher, timeoutMs: 2000, maxResponseBytes: 1 << 20, budget });
+    const transport = createHttpTransport(localnet.url, {
+      dispatcher,
+      timeoutMs: 2000,
+      maxResponseBytes: 1 << 20,
+      budget,
+    });
     const failure = await transport.post("{}").catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OverloadedError);
     expect(budget.inUse).toBe(0);
@@ -91,9 +118,15 @@ describe("Node exchange faults", () => {
     const transport = createHttpTransport(localnet.url, { dispatcher, ...limits(300) });
     localnet.resetStats();
     localnet.setFault({ kind: "http-status", status: 429, body: "slow down" });
-    await expect(transport.post(getSlot)).rejects.toMatchObject({ kind: "http-status", message: "RPC answered HTTP 429" });
+    await expect(transport.post(getSlot)).rejects.toMatchObject({
+      kind: "http-status",
+      message: "RPC answered HTTP 429",
+    });
     localnet.setFault({ kind: "hang" });
-    await expect(transport.post(getSlot)).rejects.toMatchObject({ kind: "timeout", message: "no RPC answer within 300 ms" });
+    await expect(transport.post(getSlot)).rejects.toMatchObject({
+      kind: "timeout",
+      message: "no RPC answer within 300 ms",
+    });
     localnet.setFault(null);
     await expect(transport.post(getSlot)).resolves.toMatchObject({ jsonrpc: "2.0", id: 1 });
     const server = http.createServer();
@@ -121,7 +154,9 @@ describe("Node exchange faults", () => {
     const { Agent } = await import("undici");
     const dispatcher = new Agent();
     const budget = new ByteBudget(1 << 24);
-    await expect(createHttpTransport(`http://127.0.0.1:${port}/`, { dispatcher, ...limits(), budget }).post(getSlot)).resolves.toEqual({
+    await expect(
+      createHttpTransport(`http://127.0.0.1:${port}/`, { dispatcher, ...limits(), budget }).post(getSlot),
+    ).resolves.toEqual({
       jsonrpc: "2.0",
       id: 1,
       result: 7,
@@ -137,14 +172,20 @@ describe("Node exchange faults", () => {
 
 // The Workers transport (standard fetch) shares the limits; Node's own fetch runs it here.
 describe("fetch transport", () => {
-  const limits = (maxResponseBytes: number, budget = new ByteBudget(1 << 24)) => ({ timeoutMs: 2000, maxResponseBytes, budget });
+  const limits = (maxResponseBytes: number, budget = new ByteBudget(1 << 24)) => ({
+    timeoutMs: 2000,
+    maxResponseBytes,
+    budget,
+  });
 
   it("answers, and caps the size of an answer with the budget given back", async () => {
     const ok = createTransport(localnet.url, limits(1 << 20), fetchPost);
     await expect(ok.post('{"jsonrpc":"2.0","id":1,"method":"getSlot"}')).resolves.toMatchObject({ jsonrpc: "2.0" });
     localnet.setFault({ kind: "garbage", body: "x".repeat(4096) });
     const budget = new ByteBudget(1 << 24);
-    const failure = await createTransport(localnet.url, limits(1024, budget), fetchPost).post("{}").catch((e: unknown) => e);
+    const failure = await createTransport(localnet.url, limits(1024, budget), fetchPost)
+      .post("{}")
+      .catch((e: unknown) => e);
     expect((failure as RpcError).kind).toBe("too-large");
     expect(budget.inUse).toBe(0);
     localnet.setFault(null);
@@ -176,27 +217,35 @@ describe("connect-time DNS check of IPv6 answers carrying an IPv4", () => {
     ["NAT64 local-use", "64:ff9b:1::a9fe:a9fe"],
   ])("%s (%s) is refused, nothing sent", async (_, address) => {
     const { publicOnlyLookupVia } = await import("../../src/rpc/transport/undici.js");
-    const answers = (_host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) =>
-      callback(null, [{ address, family: 6 }]);
+    const answers = (
+      _host: string,
+      _options: unknown,
+      callback: (error: null, addresses: { address: string; family: number }[]) => void,
+    ) => callback(null, [{ address, family: 6 }]);
     await expectRefusedAtConnect("rpc.example.com", createPublicOnlyDispatcher(publicOnlyLookupVia(answers as never)));
   });
 
   it("a public answer in one of these forms is let through to the connection", async () => {
     const { publicOnlyLookupVia } = await import("../../src/rpc/transport/undici.js");
     let looked = "";
-    const answers = (host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) => {
+    const answers = (
+      host: string,
+      _options: unknown,
+      callback: (error: null, addresses: { address: string; family: number }[]) => void,
+    ) => {
       looked = host;
       // Public by its carried IPv4, and actually where the localnet listens: 127.0.0.1 would be refused, so answer
       // the public form and let the connection fail or succeed at the socket level.
       callback(null, [{ address: "::ffff:8.8.8.8", family: 6 }]);
     };
     const lookup = publicOnlyLookupVia(answers as never);
-    const outcome = await new Promise<unknown>((resolve) => lookup("rpc.example.com", {}, (error, address) => resolve(error ?? address)));
+    const outcome = await new Promise<unknown>((resolve) =>
+      lookup("rpc.example.com", {}, (error, address) => resolve(error ?? address)),
+    );
     expect(looked).toBe("rpc.example.com");
     expect(outcome).toBe("::ffff:8.8.8.8");
   });
 });
-
 
 /*
  * The undici exchange (src/rpc/transport/undici-exchange.ts) is held to the
@@ -217,7 +266,9 @@ describe("connect-time DNS check of IPv6 answers carrying an IPv4", () => {
 
 const PARITY_SEED = seedFromEnv("DIFF_SEED");
 const PARITY_CASES = 500;
-console.info(`transport parity: seed ${PARITY_SEED} × ${PARITY_CASES} answers (reproduce with DIFF_SEED=${PARITY_SEED})`);
+console.info(
+  `transport parity: seed ${PARITY_SEED} × ${PARITY_CASES} answers (reproduce with DIFF_SEED=${PARITY_SEED})`,
+);
 
 interface AnswerPlan {
   readonly status: number;
@@ -248,7 +299,24 @@ interface ParityCase {
 }
 
 function parityText(rng: Rng): string {
-  const pieces = ["a", "Z", " ", '"', "\\", "\n", "\u0000", "\u001f", "é", "€", "中", "😀", "👩‍👩‍👧", "\u2028", "\ufeff", "\ud800"];
+  const pieces = [
+    "a",
+    "Z",
+    " ",
+    '"',
+    "\\",
+    "\n",
+    "\u0000",
+    "\u001f",
+    "é",
+    "€",
+    "中",
+    "😀",
+    "👩‍👩‍👧",
+    "\u2028",
+    "\ufeff",
+    "\ud800",
+  ];
   let text = "";
   for (let i = rng.int(0, 24); i > 0; i--) text += rng.pick(pieces);
   return text;
@@ -271,7 +339,9 @@ function parityValue(rng: Rng, depth: number): unknown {
     case 5:
       return Array.from({ length: rng.int(0, 5) }, () => parityValue(rng, depth + 1));
     case 6:
-      return Object.fromEntries(Array.from({ length: rng.int(0, 5) }, () => [parityText(rng), parityValue(rng, depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: rng.int(0, 5) }, () => [parityText(rng), parityValue(rng, depth + 1)]),
+      );
     default: {
       const account = () => ({
         data: [base64Of(rng, 3000), "base64"],
@@ -281,14 +351,21 @@ function parityValue(rng: Rng, depth: number): unknown {
         rentEpoch: 2 ** 64,
         space: rng.int(0, 10_000),
       });
-      return { context: { slot: rng.int(0, 300_000_000) }, value: Array.from({ length: rng.int(0, 8) }, () => (rng.bool(0.2) ? null : account())) };
+      return {
+        context: { slot: rng.int(0, 300_000_000) },
+        value: Array.from({ length: rng.int(0, 8) }, () => (rng.bool(0.2) ? null : account())),
+      };
     }
   }
 }
 
 const rpcAnswer = (rng: Rng, id: number) =>
   rng.bool(0.15)
-    ? { jsonrpc: "2.0", id, error: { code: rng.pick([-32602, -32005, -32600]), message: parityText(rng), data: parityValue(rng, 3) } }
+    ? {
+        jsonrpc: "2.0",
+        id,
+        error: { code: rng.pick([-32602, -32005, -32600]), message: parityText(rng), data: parityValue(rng, 3) },
+      }
     : { jsonrpc: "2.0", id, result: parityValue(rng, 0) };
 
 /** A JSON-RPC answer of exactly `size` bytes, with multi-byte characters where a write may cut (shorter: not JSON). */
@@ -303,7 +380,19 @@ function sizedAnswer(rng: Rng, size: number): Buffer {
 }
 
 function parityBody(rng: Rng, maxBytes: number): { body: Buffer; kind: string } {
-  const kinds = ["result", "result", "batch", "batch", "truncated", "garbage", "empty", "sized", "sized", "deep", "values"];
+  const kinds = [
+    "result",
+    "result",
+    "batch",
+    "batch",
+    "truncated",
+    "garbage",
+    "empty",
+    "sized",
+    "sized",
+    "deep",
+    "values",
+  ];
   const kind = rng.pick(kinds);
   switch (kind) {
     case "result":
@@ -327,13 +416,20 @@ function parityBody(rng: Rng, maxBytes: number): { body: Buffer; kind: string } 
     case "garbage":
       return {
         kind,
-        body: rng.bool() ? Buffer.from(rng.bytes(rng.int(1, 5000))) : Buffer.from(rng.pick(["<html>502 Bad Gateway</html>", "null", "123abc", "{}}", "[", "\ufeff{}", parityText(rng)])),
+        body: rng.bool()
+          ? Buffer.from(rng.bytes(rng.int(1, 5000)))
+          : Buffer.from(
+              rng.pick(["<html>502 Bad Gateway</html>", "null", "123abc", "{}}", "[", "\ufeff{}", parityText(rng)]),
+            ),
       };
     case "empty":
       return { kind, body: Buffer.alloc(0) };
     case "sized": {
       const offset = rng.pick([-1, 0, 1]);
-      return { kind: `sized(limit${offset < 0 ? "-1" : offset > 0 ? "+1" : ""})`, body: sizedAnswer(rng, maxBytes + offset) };
+      return {
+        kind: `sized(limit${offset < 0 ? "-1" : offset > 0 ? "+1" : ""})`,
+        body: sizedAnswer(rng, maxBytes + offset),
+      };
     }
     case "deep": {
       const depth = rng.int(2, 30);
@@ -351,17 +447,35 @@ function parityRequest(rng: Rng): string {
     jsonrpc: "2.0",
     id,
     method: rng.pick(["getMultipleAccounts", "getAccountInfo", "getSlot", "getProgramAccounts"]),
-    params: [Array.from({ length: rng.int(0, 100) }, () => base64Of(rng, 32)), { encoding: "base64", note: parityText(rng) }],
+    params: [
+      Array.from({ length: rng.int(0, 100) }, () => base64Of(rng, 32)),
+      { encoding: "base64", note: parityText(rng) },
+    ],
   });
   return JSON.stringify(rng.bool(0.6) ? call(1) : Array.from({ length: rng.int(1, 8) }, (_, i) => call(i)));
 }
 
-const RETRY_AFTER = ["0", "1", "30", "120", " 7 ", "-3", "1.5", "soon", "Wed, 21 Oct 2099 07:28:00 GMT", "Thu, 01 Jan 1970 00:00:00 GMT"];
+const RETRY_AFTER = [
+  "0",
+  "1",
+  "30",
+  "120",
+  " 7 ",
+  "-3",
+  "1.5",
+  "soon",
+  "Wed, 21 Oct 2099 07:28:00 GMT",
+  "Thu, 01 Jan 1970 00:00:00 GMT",
+];
 
 function parityCase(rng: Rng, id: number): ParityCase {
   const maxResponseBytes = rng.pick([2048, 65_536, 262_144, 1 << 20]);
   const answerLimits: AnswerLimits | undefined = rng.bool(0.25)
-    ? { maxBytes: rng.int(1000, maxResponseBytes * 2), maxTokens: rng.pick([50, 1000, 100_000]), maxDepth: rng.pick([3, 8, 16]) }
+    ? {
+        maxBytes: rng.int(1000, maxResponseBytes * 2),
+        maxTokens: rng.pick([50, 1000, 100_000]),
+        maxDepth: rng.pick([3, 8, 16]),
+      }
     : undefined;
   const effectiveBytes = Math.min(answerLimits?.maxBytes ?? Infinity, maxResponseBytes);
   const status = rng.bool(0.7)
@@ -446,13 +560,20 @@ function outcomeOf(settled: Settled<unknown>): string {
   if (error instanceof HttpStatusError) return `HttpStatusError ${error.status}, retry after ${error.retryAfterMs} ms`;
   if (error instanceof RpcBudgetError) return `RpcBudgetError ${error.bound}: ${error.message}`;
   // How the connection failed is worded by each client ("other side closed", "terminated"): the kind is the contract.
-  if (error instanceof RpcError) return error.kind === "network" ? "RpcError network" : `RpcError ${error.kind}: ${error.message}`;
+  if (error instanceof RpcError)
+    return error.kind === "network" ? "RpcError network" : `RpcError ${error.kind}: ${error.message}`;
   if (error instanceof OverloadedError) return `OverloadedError: ${error.message}`;
   return `unexpected ${(error as Error)?.name}: ${(error as Error)?.message}`;
 }
 
 const kindOf = (settled: Settled<unknown>) =>
-  settled.ok ? "ok" : settled.error instanceof RpcError ? settled.error.kind : settled.error instanceof OverloadedError ? "overloaded" : "unexpected";
+  settled.ok
+    ? "ok"
+    : settled.error instanceof RpcError
+      ? settled.error.kind
+      : settled.error instanceof OverloadedError
+        ? "overloaded"
+        : "unexpected";
 
 /**
  * How many of its limits the answer passes while the reader takes it in:
@@ -463,7 +584,9 @@ const kindOf = (settled: Settled<unknown>) =>
 function limitsPassed(testCase: ParityCase): number {
   const { plan } = testCase;
   if (plan.status < 200 || plan.status >= 300 || plan.stop === "reset") return 0;
-  const limits = testCase.answerLimits ? answerLimitsWithin(testCase.answerLimits, testCase.maxResponseBytes) : defaultAnswerLimits(testCase.maxResponseBytes);
+  const limits = testCase.answerLimits
+    ? answerLimitsWithin(testCase.answerLimits, testCase.maxResponseBytes)
+    : defaultAnswerLimits(testCase.maxResponseBytes);
   if (plan.declareLength && plan.body.length > limits.maxBytes) return 0; // refused from the header, before any byte
   const read = plan.body.subarray(0, plan.stop ? plan.stopAfter : plan.body.length);
   let structure = 0;
@@ -492,7 +615,10 @@ describe(`undici exchange and fetch transport over generated answers (seed ${PAR
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", () => {
         const [, id, side] = /^\/case\/(\d+)\/(\w+)$/.exec(request.url ?? "") ?? [];
-        received.set(`${id}/${side}`, { body: Buffer.concat(chunks).toString(), contentType: request.headers["content-type"] });
+        received.set(`${id}/${side}`, {
+          body: Buffer.concat(chunks).toString(),
+          contentType: request.headers["content-type"],
+        });
         const plan = plans.get(Number(id));
         if (plan) void play(plan, response);
         else response.writeHead(404).end();
@@ -524,9 +650,15 @@ describe(`undici exchange and fetch transport over generated answers (seed ${PAR
           const memory = new ByteBudget(testCase.memoryBytes);
           const limits = { timeoutMs: testCase.timeoutMs, maxResponseBytes: testCase.maxResponseBytes, budget: memory };
           const url = `${origin}/case/${testCase.id}/${side}`;
-          const transport = side === "undici" ? createHttpTransport(url, { dispatcher, ...limits }) : createTransport(url, limits, fetchPost);
-          const payers = testCase.payer && new Map([[new RequestBudget({ deadlineMs: 60_000, maxItems: 0, ...testCase.payer }), 1]]);
-          const settled = await settle(() => transport.post(testCase.request, testCase.answerLimits, undefined, payers));
+          const transport =
+            side === "undici"
+              ? createHttpTransport(url, { dispatcher, ...limits })
+              : createTransport(url, limits, fetchPost);
+          const payers =
+            testCase.payer && new Map([[new RequestBudget({ deadlineMs: 60_000, maxItems: 0, ...testCase.payer }), 1]]);
+          const settled = await settle(() =>
+            transport.post(testCase.request, testCase.answerLimits, undefined, payers),
+          );
           return { settled, held: memory.inUse };
         };
         const [ours, theirs] = await Promise.all([post("undici"), post("fetch")]);
@@ -535,7 +667,10 @@ describe(`undici exchange and fetch transport over generated answers (seed ${PAR
         const reference = outcomeOf(theirs.settled);
         if (mine !== reference) {
           const limitKinds = ["too-large", "overloaded", "budget"];
-          const eitherLimit = limitsPassed(testCase) >= 2 && limitKinds.includes(kindOf(ours.settled)) && limitKinds.includes(kindOf(theirs.settled));
+          const eitherLimit =
+            limitsPassed(testCase) >= 2 &&
+            limitKinds.includes(kindOf(ours.settled)) &&
+            limitKinds.includes(kindOf(theirs.settled));
           expect(eitherLimit, `undici: ${mine}; fetch: ${reference}`).toBe(true);
           count(tally, "limits met in another order");
         }
@@ -543,18 +678,33 @@ describe(`undici exchange and fetch transport over generated answers (seed ${PAR
           expect(isDeepStrictEqual(ours.settled.value, theirs.settled.value), "the same parsed answer").toBe(true);
         }
         expect([ours.held, theirs.held], "budget bytes held after the exchange").toEqual([0, 0]);
-        for (const [side, settled] of [["undici", ours.settled], ["fetch", theirs.settled]] as const) {
+        for (const [side, settled] of [
+          ["undici", ours.settled],
+          ["fetch", theirs.settled],
+        ] as const) {
           const request = received.get(`${testCase.id}/${side}`);
-          if (testCase.payer?.maxCalls === 0) expect(request, `${side}: nothing sent past the request budget`).toBeUndefined();
+          if (testCase.payer?.maxCalls === 0)
+            expect(request, `${side}: nothing sent past the request budget`).toBeUndefined();
           // An exchange its deadline cut may have been cut before the server had the whole request (a loaded
           // machine); whatever did arrive whole is the request as posted.
-          else if (request === undefined && kindOf(settled) === "timeout") count(tally, "cut before the request arrived");
-          else expect(request, `${side}: the request as posted`).toEqual({ body: testCase.request, contentType: "application/json" });
+          else if (request === undefined && kindOf(settled) === "timeout")
+            count(tally, "cut before the request arrived");
+          else
+            expect(request, `${side}: the request as posted`).toEqual({
+              body: testCase.request,
+              contentType: "application/json",
+            });
         }
       }),
     );
     await dispatcher.close();
-    console.info(`transport parity: seed ${PARITY_SEED}: ${PARITY_CASES} answers in ${Math.round(performance.now() - started)} ms, ${JSON.stringify(Object.fromEntries(tally))}`);
-    expectReached(tally, ["ok", "http-status", "invalid-response", "too-large", "network", "timeout", "overloaded", "budget"], PARITY_SEED);
+    console.info(
+      `transport parity: seed ${PARITY_SEED}: ${PARITY_CASES} answers in ${Math.round(performance.now() - started)} ms, ${JSON.stringify(Object.fromEntries(tally))}`,
+    );
+    expectReached(
+      tally,
+      ["ok", "http-status", "invalid-response", "too-large", "network", "timeout", "overloaded", "budget"],
+      PARITY_SEED,
+    );
   }, 60_000);
 });

@@ -101,7 +101,9 @@ describe("Bulkhead", () => {
       const log: string[] = [];
       const first = gate(log, "first");
       const running = bulkhead.run(1, first.task, "hog");
-      const queued = Array.from({ length: 8 }, (_, i) => bulkhead.run(1, async () => `q${i}`, "hog").catch((error: unknown) => error));
+      const queued = Array.from({ length: 8 }, (_, i) =>
+        bulkhead.run(1, async () => `q${i}`, "hog").catch((error: unknown) => error),
+      );
       expect(bulkhead.loadOf("hog")).toEqual({ running: 1, queued: 8 });
       // The line is full: the hog's own next work is refused, another client's is let in.
       await expect(bulkhead.run(1, async () => "past the line", "hog")).rejects.toBeInstanceOf(OverloadedError);
@@ -109,7 +111,9 @@ describe("Bulkhead", () => {
       expect(bulkhead.loadOf("hog")).toEqual({ running: 1, queued: 6 });
       expect(bulkhead.loadOf("other")).toEqual({ running: 0, queued: 2 });
       // Past its share of the line (2 of 8), another client's work is refused too when the line is full.
-      await expect(bulkhead.run(1, async () => "other past its share", "other")).rejects.toBeInstanceOf(OverloadedError);
+      await expect(bulkhead.run(1, async () => "other past its share", "other")).rejects.toBeInstanceOf(
+        OverloadedError,
+      );
       first.release();
       const settled = await Promise.all([running, ...queued, ...others]);
       expect(settled.slice(0, 7)).toEqual(["first", "q0", "q1", "q2", "q3", "q4", "q5"]);

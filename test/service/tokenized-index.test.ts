@@ -1,7 +1,15 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { Address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Localnet, Ledger, buildDomainAccounts, encodeNftRecord, identity, startLocalnet, tokenizeDomain } from "../../src/localnet/index.js";
+import {
+  type Localnet,
+  Ledger,
+  buildDomainAccounts,
+  encodeNftRecord,
+  identity,
+  startLocalnet,
+  tokenizeDomain,
+} from "../../src/localnet/index.js";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpoint } from "../../src/rpc/endpoint.js";
 import type { RpcTransport } from "../../src/rpc/transport/contract.js";
@@ -75,7 +83,8 @@ beforeAll(async () => {
       data: encodeNftRecord({ tag: 3, nonce: 255, nameAccount, owner: nameAccount, nftMint: key("gone-mint", i) }),
     });
   }
-  for (const { address, account } of buildDomainAccounts({ name: "gallery", owner: collector })) ledger.setAccount(address, account);
+  for (const { address, account } of buildDomainAccounts({ name: "gallery", owner: collector }))
+    ledger.setAccount(address, account);
   tokenizeDomain(ledger, { domainKey: deriveDomainKey("gallery"), holder: collector });
   localnet = await startLocalnet({ ledger });
 });
@@ -87,10 +96,22 @@ afterAll(async () => {
 /** `answerBytes` limits one answer; `memoryBytes` (default the same) the answers held at once. */
 function endpointWith(traffic: Traffic, answerBytes: number, memoryBytes = answerBytes): RpcEndpoint {
   const budget = new ByteBudget(memoryBytes);
-  const transport = createUndiciTransport(localnet.url, { dispatcher, timeoutMs: 30_000, maxResponseBytes: answerBytes, budget });
+  const transport = createUndiciTransport(localnet.url, {
+    dispatcher,
+    timeoutMs: 30_000,
+    maxResponseBytes: answerBytes,
+    budget,
+  });
   return new RpcEndpoint(
     observed(transport, traffic),
-    { commitment: "processed", maxKeysPerCall: 100, maxCallsPerRequest: 20, maxInFlight: 1, windowMs: 4, maxQueuedKeys: 100_000 },
+    {
+      commitment: "processed",
+      maxKeysPerCall: 100,
+      maxCallsPerRequest: 20,
+      maxInFlight: 1,
+      windowMs: 4,
+      maxQueuedKeys: 100_000,
+    },
     { bytesPerAccount: 1024 * 1024, maxAnswerBytes: answerBytes },
   );
 }
@@ -151,7 +172,8 @@ describe("a tokenizer backlog that never ends", () => {
     expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([gallery]);
     // More than a catch-up's worth of tokenizer transactions every 20 ms, for the whole test.
     const pump = setInterval(() => {
-      for (let i = 0; i < 250; i++) ledger.transact({ feePayer: collector, programs: [NAME_TOKENIZER_ID], writes: new Map() });
+      for (let i = 0; i < 250; i++)
+        ledger.transact({ feePayer: collector, programs: [NAME_TOKENIZER_ID], writes: new Map() });
     }, 20);
     try {
       const slowest: number[] = [];
@@ -168,7 +190,9 @@ describe("a tokenizer backlog that never ends", () => {
       }
       // 150 requests: far fewer catch-ups (merged), and rebuilds paced one at a time.
       const { catchUps, bootstraps } = index.stats;
-      console.info(`150 requests over a growing backlog: ${catchUps} catch-ups, ${bootstraps} builds, slowest ${Math.round(Math.max(...slowest))} ms`);
+      console.info(
+        `150 requests over a growing backlog: ${catchUps} catch-ups, ${bootstraps} builds, slowest ${Math.round(Math.max(...slowest))} ms`,
+      );
       expect(catchUps).toBeLessThan(30);
       expect(bootstraps).toBeLessThan(10);
       // Never waiting past their wait for the index, then one scan of their mint (a few ms on the localnet).

@@ -40,7 +40,25 @@ describe("decodesAsPoint (Jacobi-symbol check) agrees with @noble/curves Point.f
   });
 
   it("at the edges: small y, y near and past p, x = 0 with either sign, all ones", () => {
-    const ys = [0n, 1n, 2n, 3n, 4n, 5n, 9n, P - 1n, P - 2n, P - 3n, P, P + 1n, P + 2n, P + 18n, 2n ** 255n - 1n, 2n ** 254n, 2n ** 128n];
+    const ys = [
+      0n,
+      1n,
+      2n,
+      3n,
+      4n,
+      5n,
+      9n,
+      P - 1n,
+      P - 2n,
+      P - 3n,
+      P,
+      P + 1n,
+      P + 2n,
+      P + 18n,
+      2n ** 255n - 1n,
+      2n ** 254n,
+      2n ** 128n,
+    ];
     for (const y of ys) {
       for (const negative of [false, true]) {
         const bytes = encode(y, negative);
@@ -66,7 +84,9 @@ describe("reverse-key derivation cost", () => {
     const parent = "58PwtjSDuFHuUkYjH9BYnnQKHfwo9reZhC2zMJv9JPkx";
     // Five rounds of 400 new keys; the fastest round is the cost, the others show a loaded machine.
     const rounds = Array.from({ length: 5 }, (_, round) => {
-      const keys = Array.from({ length: 400 }, (_, i) => encodeBase58(sha256(new Uint8Array([i & 0xff, i >> 8, round, 0x33]))));
+      const keys = Array.from({ length: 400 }, (_, i) =>
+        encodeBase58(sha256(new Uint8Array([i & 0xff, i >> 8, round, 0x33]))),
+      );
       const started = performance.now();
       for (const key of keys) deriveReverseKey(key as never, parent as never);
       return (performance.now() - started) / keys.length;

@@ -16,7 +16,11 @@ function codeOf(raw: string): string {
 describe("parseFullDomain", () => {
   it("normalizes by trimming and lowercasing before any check", () => {
     expect(parseFullDomain("  BonFida.SNS ")).toEqual({ tld: ".sns", name: "bonfida", labels: ["bonfida"] });
-    expect(parseFullDomain("\tDex.Bonfida.Sol\n")).toEqual({ tld: ".sol", name: "dex.bonfida", labels: ["dex", "bonfida"] });
+    expect(parseFullDomain("\tDex.Bonfida.Sol\n")).toEqual({
+      tld: ".sol",
+      name: "dex.bonfida",
+      labels: ["dex", "bonfida"],
+    });
   });
 
   it.each([

@@ -79,7 +79,9 @@ describe("staleness", () => {
 describe("right of association", () => {
   describe("SOL (self-signed, Solana)", () => {
     it("holds when the RoA id is the content", () => {
-      expect(verify("SOL", { ...fresh, rightOfAssociationValidation: Solana, roaId: SOL_TARGET, content: SOL_TARGET })).toEqual({
+      expect(
+        verify("SOL", { ...fresh, rightOfAssociationValidation: Solana, roaId: SOL_TARGET, content: SOL_TARGET }),
+      ).toEqual({
         staleness: true,
         roa: true,
       });
@@ -94,9 +96,13 @@ describe("right of association", () => {
     });
 
     it("fails when the RoA id differs, or the content has trailing bytes", () => {
-      expect(verify("SOL", { rightOfAssociationValidation: Solana, roaId: key(1), content: SOL_TARGET }).roa).toBe(false);
+      expect(verify("SOL", { rightOfAssociationValidation: Solana, roaId: key(1), content: SOL_TARGET }).roa).toBe(
+        false,
+      );
       const trailing = Uint8Array.from([...SOL_TARGET, 0, 0, 0, 0]);
-      expect(verify("SOL", { rightOfAssociationValidation: Solana, roaId: SOL_TARGET, content: trailing }).roa).toBe(false);
+      expect(verify("SOL", { rightOfAssociationValidation: Solana, roaId: SOL_TARGET, content: trailing }).roa).toBe(
+        false,
+      );
     });
 
     it("compares lengths exactly: an empty RoA id does not match empty content under Solana validation", () => {
@@ -106,7 +112,9 @@ describe("right of association", () => {
 
   describe.each(["ETH", "BSC", "BASE", "INJ"] as const)("%s (self-signed, Ethereum)", (type) => {
     it("holds for a 20-byte RoA id equal to the content", () => {
-      expect(verify(type, { rightOfAssociationValidation: Ethereum, roaId: EVM_ADDRESS, content: EVM_ADDRESS }).roa).toBe(true);
+      expect(
+        verify(type, { rightOfAssociationValidation: Ethereum, roaId: EVM_ADDRESS, content: EVM_ADDRESS }).roa,
+      ).toBe(true);
     });
 
     it("fails under Solana validation, even with a matching 32-byte id and content", () => {
@@ -116,7 +124,9 @@ describe("right of association", () => {
 
     it("fails for another address", () => {
       const other = new Uint8Array(20).fill(0x45);
-      expect(verify(type, { rightOfAssociationValidation: Ethereum, roaId: other, content: EVM_ADDRESS }).roa).toBe(false);
+      expect(verify(type, { rightOfAssociationValidation: Ethereum, roaId: other, content: EVM_ADDRESS }).roa).toBe(
+        false,
+      );
     });
   });
 
@@ -128,13 +138,17 @@ describe("right of association", () => {
     });
 
     it("fails for UnverifiedSolana, another signer, or a self-signature", () => {
-      expect(verify(type, { rightOfAssociationValidation: UnverifiedSolana, roaId: GUARDIAN, content }).roa).toBe(false);
+      expect(verify(type, { rightOfAssociationValidation: UnverifiedSolana, roaId: GUARDIAN, content }).roa).toBe(
+        false,
+      );
       expect(verify(type, { rightOfAssociationValidation: Solana, roaId: REGISTRY_OWNER, content }).roa).toBe(false);
       expect(verify(type, { rightOfAssociationValidation: None, content }).roa).toBe(false);
     });
   });
 
-  const withoutVerifier = RECORD_TYPES.filter((type) => !["SOL", "ETH", "BSC", "BASE", "INJ", "url", "CNAME"].includes(type));
+  const withoutVerifier = RECORD_TYPES.filter(
+    (type) => !["SOL", "ETH", "BSC", "BASE", "INJ", "url", "CNAME"].includes(type),
+  );
 
   it("covers 21 types without a verifier", () => {
     expect(withoutVerifier).toHaveLength(21);
@@ -213,7 +227,14 @@ describe("recordResponse", () => {
   describe.each([true, false])("unreadable V2 header (strict: %s)", (strict) => {
     it.each([
       ["a validation value above 3", encodeRecordV2Account({ stalenessValidation: 4, content: new Uint8Array(40) })],
-      ["ids longer than the account", encodeRecordV2Account({ stalenessValidation: Solana, stalenessId: key(1).subarray(0, 20), content: new Uint8Array(0) })],
+      [
+        "ids longer than the account",
+        encodeRecordV2Account({
+          stalenessValidation: Solana,
+          stalenessId: key(1).subarray(0, 20),
+          content: new Uint8Array(0),
+        }),
+      ],
       ["an account shorter than 104 bytes", new Uint8Array(103)],
     ])("throws MALFORMED_ACCOUNT for %s", (_, account) => {
       expectCode(() => recordResponse("IPFS", account, REGISTRY_OWNER, { strict }), "MALFORMED_ACCOUNT");

@@ -44,7 +44,19 @@ describe("Record enum", () => {
 
   it("accepts exact wire values only", () => {
     for (const type of RECORD_TYPES) expect(isRecordType(type)).toBe(true);
-    for (const value of ["sol", "Url", "URL", "Injective", "inj", "Email", " SOL", "SOL ", "", "toString", "__proto__"]) {
+    for (const value of [
+      "sol",
+      "Url",
+      "URL",
+      "Injective",
+      "inj",
+      "Email",
+      " SOL",
+      "SOL ",
+      "",
+      "toString",
+      "__proto__",
+    ]) {
       expect(isRecordType(value)).toBe(false);
     }
   });
@@ -58,15 +70,31 @@ describe("Record enum", () => {
 });
 
 const UTF8_TYPES: readonly RecordType[] = [
-  "IPFS", "ARWV", "BTC", "LTC", "DOGE", "email", "url", "discord", "github", "reddit",
-  "twitter", "telegram", "pic", "SHDW", "POINT", "backpack", "IPNS", "bio",
+  "IPFS",
+  "ARWV",
+  "BTC",
+  "LTC",
+  "DOGE",
+  "email",
+  "url",
+  "discord",
+  "github",
+  "reddit",
+  "twitter",
+  "telegram",
+  "pic",
+  "SHDW",
+  "POINT",
+  "backpack",
+  "IPNS",
+  "bio",
 ];
 
 describe("decodeRecordContent", () => {
   it("covers every type: 18 plain text, 2 punycode, SOL, 3 EVM, INJ, A, AAAA, background", () => {
-    expect(new Set([...UTF8_TYPES, "CNAME", "TXT", "SOL", "ETH", "BSC", "BASE", "INJ", "A", "AAAA", "background"])).toEqual(
-      new Set(RECORD_TYPES),
-    );
+    expect(
+      new Set([...UTF8_TYPES, "CNAME", "TXT", "SOL", "ETH", "BSC", "BASE", "INJ", "A", "AAAA", "background"]),
+    ).toEqual(new Set(RECORD_TYPES));
   });
 
   describe.each(UTF8_TYPES)("%s (UTF-8 text)", (type) => {

@@ -10,7 +10,6 @@ import { decodeSrsRecord, encodeSrsRecord } from "../../src/sns/layouts/srs-reco
 import { unpackToken2022Account, unpackToken2022Mint } from "../../src/sns/layouts/token-2022.js";
 import { createRng, freshSeed } from "../../testkit/rng.js";
 
-
 describe("SRS derivations (upstream's vectors)", () => {
   it.each([
     ["bonfida", "HNw6noRQoftAc1QiUMC71wCcD5oTDtFayPBVvgZgr3ur", "HfbAAJhK1VLteB2a7bc2W9YEyCBKeChDfZYZ8PoR9QHH"],
@@ -41,16 +40,41 @@ describe("SRS record layout", () => {
     const data = encodeSrsRecord({ owner, ownerType: 1, expiry: -(2n ** 63n), frozen: true, trailing: 9 });
     expect(data.length).toBe(84);
     const record = decodeSrsRecord(account(data));
-    expect({ ...record, owner: bytesToAddress(record.owner) }).toEqual({ ownerType: 1, owner, frozen: true, expiry: -(2n ** 63n) });
+    expect({ ...record, owner: bytesToAddress(record.owner) }).toEqual({
+      ownerType: 1,
+      owner,
+      frozen: true,
+      expiry: -(2n ** 63n),
+    });
     expect(bytesToAddress(data.subarray(1, 33))).toBe(SOL_SRS_CLASS);
   });
 
   it.each([
     ["another program", encodeSrsRecord({ owner }), TOKEN_2022_PROGRAM_ID, "RECORD_MALFORMED: SRS record is malformed"],
-    ["74 bytes", encodeSrsRecord({ owner }).subarray(0, 74), SRS_PROGRAM_ID, "RECORD_MALFORMED: SRS record is malformed"],
-    ["discriminator 1", encodeSrsRecord({ owner, discriminator: 1 }), SRS_PROGRAM_ID, "RECORD_MALFORMED: SRS record is malformed"],
-    ["class", encodeSrsRecord({ owner, recordClass: owner }), SRS_PROGRAM_ID, "RECORD_MALFORMED: SRS record has an invalid class"],
-    ["owner type 2", encodeSrsRecord({ owner, ownerType: 2 }), SRS_PROGRAM_ID, "RECORD_MALFORMED: SRS record has an invalid owner type"],
+    [
+      "74 bytes",
+      encodeSrsRecord({ owner }).subarray(0, 74),
+      SRS_PROGRAM_ID,
+      "RECORD_MALFORMED: SRS record is malformed",
+    ],
+    [
+      "discriminator 1",
+      encodeSrsRecord({ owner, discriminator: 1 }),
+      SRS_PROGRAM_ID,
+      "RECORD_MALFORMED: SRS record is malformed",
+    ],
+    [
+      "class",
+      encodeSrsRecord({ owner, recordClass: owner }),
+      SRS_PROGRAM_ID,
+      "RECORD_MALFORMED: SRS record has an invalid class",
+    ],
+    [
+      "owner type 2",
+      encodeSrsRecord({ owner, ownerType: 2 }),
+      SRS_PROGRAM_ID,
+      "RECORD_MALFORMED: SRS record has an invalid owner type",
+    ],
   ] as const)("refuses %s", (_, data, program, expected) => {
     expect(reason(data, program)).toBe(expected);
   });
@@ -96,7 +120,9 @@ describe("Token-2022 unpack: same acceptance and fields as spl-token 0.4", () =>
   it(`token accounts (seed ${seed})`, () => {
     for (let i = 0; i < 3000; i++) {
       const data = sample();
-      const theirs = spl(() => unpackAccount(address, { data, owner: program, executable: false, lamports: 1 }, program));
+      const theirs = spl(() =>
+        unpackAccount(address, { data, owner: program, executable: false, lamports: 1 }, program),
+      );
       const ours = unpackToken2022Account(new Uint8Array(data));
       const view = theirs && {
         mint: theirs.mint.toBase58(),
@@ -126,12 +152,18 @@ describe("fixture srsNames", () => {
     expect(unpackToken2022Mint(byAddress.get(mint)!.data!)).toEqual({ supply: 1n, decimals: 0, isInitialized: true });
     const holder = accounts.find((a) => a.account.owner === TOKEN_2022_PROGRAM_ID && a.address !== mint)!;
     const token = unpackToken2022Account(holder.account.data!)!;
-    expect([bytesToAddress(token.owner), token.isFrozen, holder.account.data!.length > 165]).toEqual([identity("carol").address, true, true]);
+    expect([bytesToAddress(token.owner), token.isFrozen, holder.account.data!.length > 165]).toEqual([
+      identity("carol").address,
+      true,
+      true,
+    ]);
   });
 
   it("refuses a name with both or neither of owner and token", () => {
     expect(() => buildFixtureAccounts({ srsNames: [{ name: "x" }] })).toThrow(FixtureError);
-    expect(() => buildFixtureAccounts({ srsNames: [{ name: "x", owner: "bob", token: { holder: "bob" } }] })).toThrow(/exactly one of owner, token/);
+    expect(() => buildFixtureAccounts({ srsNames: [{ name: "x", owner: "bob", token: { holder: "bob" } }] })).toThrow(
+      /exactly one of owner, token/,
+    );
   });
 });
 

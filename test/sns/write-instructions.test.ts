@@ -2,7 +2,12 @@ import { type Address, getProgramDerivedAddress, getAddressEncoder } from "@sola
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { bytesToAddress, tryDecodePublicKey } from "../../src/sns/bytes.js";
-import { ASSOCIATED_TOKEN_PROGRAM_ID, PYTH_PUSH_ORACLE_ID, TOKEN_PROGRAM_ID, VAULT_OWNER } from "../../src/sns/constants.js";
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  PYTH_PUSH_ORACLE_ID,
+  TOKEN_PROGRAM_ID,
+  VAULT_OWNER,
+} from "../../src/sns/constants.js";
 import { findProgramAddress } from "../../src/sns/derive.js";
 import { planSubdomain } from "../../src/sns/instructions/create-subdomain.js";
 import { PAYMENT_MINTS, USDC_MINT, paymentMint } from "../../src/sns/instructions/payment-mints.js";
@@ -17,7 +22,9 @@ const hexToBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!.map((byte)
 
 describe("payment mints and referrers: the official SDK's tables", () => {
   it("the same mints with the same Pyth feed ids", () => {
-    const sdkFeeds = Object.fromEntries([...sdk.PYTH_PULL_FEEDS].map(([mint, id]) => [mint, Buffer.from(id).toString("hex")]));
+    const sdkFeeds = Object.fromEntries(
+      [...sdk.PYTH_PULL_FEEDS].map(([mint, id]) => [mint, Buffer.from(id).toString("hex")]),
+    );
     expect(Object.fromEntries(PAYMENT_MINTS.map((m) => [m.mint, m.feedId]))).toEqual(sdkFeeds);
     expect(paymentMint(USDC_MINT)?.symbol).toBe("USDC");
   });
@@ -70,11 +77,24 @@ describe("legacy message account order", () => {
     for (let i = 0; i < 200; i++) {
       const key = rng.pick(keys);
       const at = rng.int(0, key.length - 1);
-      const flipped = key.slice(0, at) + (key[at] === key[at]!.toLowerCase() ? key[at]!.toUpperCase() : key[at]!.toLowerCase()) + key.slice(at + 1);
+      const flipped =
+        key.slice(0, at) +
+        (key[at] === key[at]!.toLowerCase() ? key[at]!.toUpperCase() : key[at]!.toLowerCase()) +
+        key.slice(at + 1);
       if (flipped !== key && tryDecodePublicKey(flipped)) keys.push(flipped as Address);
     }
     const program = "11111111111111111111111111111111" as Address;
-    const message = compileLegacyMessage(program, [{ programId: program, accounts: keys.map((address) => ({ address, signer: false, writable: true })), data: new Uint8Array() }], program);
+    const message = compileLegacyMessage(
+      program,
+      [
+        {
+          programId: program,
+          accounts: keys.map((address) => ({ address, signer: false, writable: true })),
+          data: new Uint8Array(),
+        },
+      ],
+      program,
+    );
     const web3Order = [...new Set(keys)].sort((a, b) =>
       new PublicKey(a).toBase58().localeCompare(new PublicKey(b).toBase58(), "en", {
         usage: "sort",

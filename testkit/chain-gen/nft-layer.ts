@@ -135,7 +135,13 @@ export function nftLayer(b: Build, kind: NftKind): Effect {
       const variant = rng.int(0, 3);
       const mint = encodeMint({ supply: 1n, decimals: 0 });
       if (variant === 0) put(b, b.keys.mint, rng.pick([SYSTEM_PROGRAM_ID, NAME_PROGRAM_ID]), mint);
-      if (variant === 1) put(b, b.keys.mint, TOKEN_PROGRAM_ID, mint.map((byte, i) => (i === 45 ? 0 : byte)));
+      if (variant === 1)
+        put(
+          b,
+          b.keys.mint,
+          TOKEN_PROGRAM_ID,
+          mint.map((byte, i) => (i === 45 ? 0 : byte)),
+        );
       if (variant === 2) put(b, b.keys.mint, TOKEN_PROGRAM_ID, concat(mint, rng.bytes(rng.int(1, 100))));
       if (variant === 3) {
         const extended = concat(mint, new Uint8Array(166 - mint.length + rng.int(0, 40)));

@@ -16,7 +16,12 @@ const IDENTITY_POOL = 48;
 export const identityPools = new WeakMap<Rng, number>();
 export const randomIdentity = (rng: Rng): Identity =>
   identity(`chain-gen-${rng.int(0, (identityPools.get(rng) ?? IDENTITY_POOL) - 1)}`);
-export const OTHER_PROGRAMS: readonly Address[] = [SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID, NAME_PROGRAM_ID, NAME_TOKENIZER_ID];
+export const OTHER_PROGRAMS: readonly Address[] = [
+  SYSTEM_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  NAME_PROGRAM_ID,
+  NAME_TOKENIZER_ID,
+];
 
 export type OwnerKind = "identity" | "zero" | "random-bytes" | "non-canonical" | "small-order" | "pda";
 

@@ -50,7 +50,12 @@ export function recipeFor(label: BranchLabel): Recipe {
 }
 
 /** The kind a layer gets: the recipe's own, a fall-through variant, or for "any" none or any kind. */
-export function chooseKind<K extends string>(rng: Rng, mode: K | Mode, kinds: readonly K[], fallKinds: readonly K[]): K | "none" {
+export function chooseKind<K extends string>(
+  rng: Rng,
+  mode: K | Mode,
+  kinds: readonly K[],
+  fallKinds: readonly K[],
+): K | "none" {
   if (mode === "fall") return rng.pick(fallKinds);
   if (mode === "any") return rng.bool(0.4) ? "none" : rng.pick(kinds);
   return mode;

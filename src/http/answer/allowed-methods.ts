@@ -24,7 +24,12 @@ export function allowedMethodsOn(routes: readonly RouterRoute[]): (path: string)
       methodsByPath.set(route.path, methods);
     }
     const router = new TrieRouter<readonly string[]>();
-    for (const [path, methods] of methodsByPath) router.add("ALL", path, METHOD_ORDER.filter((m) => methods.has(m)));
+    for (const [path, methods] of methodsByPath)
+      router.add(
+        "ALL",
+        path,
+        METHOD_ORDER.filter((m) => methods.has(m)),
+      );
     return router;
   };
   return (path) => {

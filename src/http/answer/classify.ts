@@ -62,7 +62,12 @@ export class UnreadBodyOverloadedError extends Error {
 /** Seconds an overloaded gateway asks clients to wait: answers in flight and queues drain within an RPC round trip or two. */
 export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
-const chainAnswer = (status: ContentfulStatusCode, message: string, code: string): Classified => ({ status, message, code, logged: false });
+const chainAnswer = (status: ContentfulStatusCode, message: string, code: string): Classified => ({
+  status,
+  message,
+  code,
+  logged: false,
+});
 
 const MALFORMED = (code: SnsErrorCode) => chainAnswer(422, "Record is malformed", code);
 
@@ -145,7 +150,10 @@ const OVERLOADED_UNREAD_BODY: Classified = { ...OVERLOADED, logged: false, close
 
 const refusedOrInvalid = (code: string): Classified => chainAnswer(400, "Invalid input", code);
 const INVALID_INPUT_ERROR = refusedOrInvalid("InvalidInputError");
-const BODY_TOO_LARGE: Classified = { ...chainAnswer(413, "Request body too large", "BodyTooLargeError"), closesConnection: true };
+const BODY_TOO_LARGE: Classified = {
+  ...chainAnswer(413, "Request body too large", "BodyTooLargeError"),
+  closesConnection: true,
+};
 const RPC_REFUSED = refusedOrInvalid("RpcEndpointRefusedError");
 
 /**
@@ -168,5 +176,10 @@ export function classify(error: unknown, wording?: RouteWording): Classified {
   if (error instanceof OverloadedError) return OVERLOADED;
   if (error instanceof RpcBudgetError) return budgetFailure(error);
   if (error instanceof RpcError) return rpcFailure(error);
-  return { status: 500, message: "Internal error", code: error instanceof Error ? error.name : "UNKNOWN", logged: true };
+  return {
+    status: 500,
+    message: "Internal error",
+    code: error instanceof Error ? error.name : "UNKNOWN",
+    logged: true,
+  };
 }

@@ -31,8 +31,12 @@ export function ok(c: Context<AppEnv>, result: unknown, options?: AnswerOptions)
   return envelopeAnswer(c, 200, okBody(result), options?.headers);
 }
 
-export const fail = (c: Context<AppEnv>, status: ContentfulStatusCode, message: string, options?: AnswerOptions): Response =>
-  envelopeAnswer(c, status, errorText(message), options?.headers);
+export const fail = (
+  c: Context<AppEnv>,
+  status: ContentfulStatusCode,
+  message: string,
+  options?: AnswerOptions,
+): Response => envelopeAnswer(c, status, errorText(message), options?.headers);
 
 /** The body of a success. */
 export const okBody = (result: unknown): string =>
@@ -72,7 +76,8 @@ export function envelopeHeaders(
   };
   if (extra === undefined) return headers;
   const sorted: Record<string, string> = {};
-  for (const name of [...Object.keys(headers), ...Object.keys(extra)].sort()) sorted[name] = extra[name] ?? headers[name]!;
+  for (const name of [...Object.keys(headers), ...Object.keys(extra)].sort())
+    sorted[name] = extra[name] ?? headers[name]!;
   return sorted;
 }
 

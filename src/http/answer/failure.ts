@@ -23,7 +23,13 @@ export function renderFailure(error: unknown, answers: RouteAnswers): RenderedFa
  * classified, kept for the request's log line, and logged in full (stack
  * and cause) when it is a failure of the gateway or its RPC.
  */
-export function answerFailure(logger: Logger, c: Context<AppEnv>, error: unknown, route: string, answers: RouteAnswers): Response {
+export function answerFailure(
+  logger: Logger,
+  c: Context<AppEnv>,
+  error: unknown,
+  route: string,
+  answers: RouteAnswers,
+): Response {
   const failure = classify(error, answers.wording);
   c.set("failure", failure);
   if (failure.logged) logger.warn({ reqId: c.get("requestId"), route, err: error }, "request failed");

@@ -84,6 +84,17 @@ export function finishAnswer(
   }
   const seconds = (performance.now() - started) / 1000;
   const failure = c.get("failure");
-  recordAnswer(sinks, c.get("requestId"), c.req.method, route, status, seconds, c.get("rpcUsage"), rpcGiven, failure, c.get("bulk"));
+  recordAnswer(
+    sinks,
+    c.get("requestId"),
+    c.req.method,
+    route,
+    status,
+    seconds,
+    c.get("rpcUsage"),
+    rpcGiven,
+    failure,
+    c.get("bulk"),
+  );
   return res;
 }

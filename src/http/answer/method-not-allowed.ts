@@ -11,7 +11,9 @@ const BODY = JSON.stringify({ s: "error", result: "Method not allowed" });
  * Decided where a 404 is being answered, from the methods each path takes
  * (allowed-methods.ts), so the answers of known routes pay nothing for it.
  */
-export function methodNotAllowedOn(allowedMethods: (path: string) => readonly string[]): (c: Context<AppEnv>) => string | undefined {
+export function methodNotAllowedOn(
+  allowedMethods: (path: string) => readonly string[],
+): (c: Context<AppEnv>) => string | undefined {
   return (c) => {
     const methods = allowedMethods(c.req.path);
     if (methods.length === 0 || methods.includes(c.req.method)) return undefined;

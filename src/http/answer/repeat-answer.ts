@@ -118,11 +118,26 @@ export class ResolveShortcut {
     this.sinks.telemetry.httpRequestStarted();
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
-    const extra = limited === undefined ? rendered.extra : rendered.extra === undefined ? limited : { ...limited, ...rendered.extra };
+    const extra =
+      limited === undefined
+        ? rendered.extra
+        : rendered.extra === undefined
+          ? limited
+          : { ...limited, ...rendered.extra };
     const headers: Record<string, string | number> = envelopeHeaders(rendered.cacheControl, requestId, extra);
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
-    recordAnswer(this.sinks, requestId, "GET", known.route, rendered.status, seconds, undefined, false, rendered.failure);
+    recordAnswer(
+      this.sinks,
+      requestId,
+      "GET",
+      known.route,
+      rendered.status,
+      seconds,
+      undefined,
+      false,
+      rendered.failure,
+    );
     return { status: rendered.status, headers, body: rendered.body };
   }
 }

@@ -80,7 +80,8 @@ export class ClientCallLimit {
     const window = this.windowOf(client);
     const headers = this.headersOf(window);
     addAnswerHeaders(c, headers);
-    if (headers["ratelimit-remaining"] === "0") return fail(c, 429, "Too many requests", { headers: { "retry-after": headers["ratelimit-reset"] } });
+    if (headers["ratelimit-remaining"] === "0")
+      return fail(c, 429, "Too many requests", { headers: { "retry-after": headers["ratelimit-reset"] } });
     c.set("costAllowance", window);
     return undefined;
   }

@@ -34,7 +34,10 @@ export function canonicalClientKey(text: string): string | undefined {
   }
   if (address.kind() === "ipv4") return address.toString();
   const parts = (address as ipaddr.IPv6).parts;
-  return `${parts.slice(0, 4).map((part) => part.toString(16)).join(":")}::/64`;
+  return `${parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(":")}::/64`;
 }
 
 /**
@@ -48,7 +51,11 @@ export function canonicalClientKey(text: string): string | undefined {
  * shares one bucket and none gets a fresh one by writing garbage; with no
  * proxy in front (a misconfiguration) it is the client's own address.
  */
-export function clientKeyOf(c: Context<AppEnv>, header: string | undefined, peerAddress: (c: Context) => string | undefined): string {
+export function clientKeyOf(
+  c: Context<AppEnv>,
+  header: string | undefined,
+  peerAddress: (c: Context) => string | undefined,
+): string {
   const known = c.get("clientKey");
   if (known !== undefined) return known;
   const key = clientKeyFrom(header ? c.req.header(header) : undefined, () => peerAddress(c));
@@ -62,7 +69,8 @@ export function clientKeyOf(c: Context<AppEnv>, header: string | undefined, peer
  * what answers before the app (http/answer/repeat-answer.ts) as for the app.
  */
 export function clientKeyFrom(headerValue: string | undefined, peerAddress: () => string | undefined): string {
-  const key = headerValue === undefined ? undefined : canonicalClientKey(headerValue.slice(headerValue.lastIndexOf(",") + 1));
+  const key =
+    headerValue === undefined ? undefined : canonicalClientKey(headerValue.slice(headerValue.lastIndexOf(",") + 1));
   if (key !== undefined) return key;
   const peer = peerAddress();
   return (peer !== undefined && canonicalClientKey(peer)) || (peer ?? "unknown");

@@ -33,14 +33,22 @@ export const namesOverride = (raw: string | undefined): boolean => (raw ?? "") !
  * read with `c.get`: each read of `c.var` copies all of them into a new
  * object.)
  */
-export function offerEndpoint(c: Context<AppEnv>, endpoints: EndpointSelector, raw: string | undefined, yieldToLoop: YieldToLoop): void {
+export function offerEndpoint(
+  c: Context<AppEnv>,
+  endpoints: EndpointSelector,
+  raw: string | undefined,
+  yieldToLoop: YieldToLoop,
+): void {
   let chosen: RpcEndpoint | undefined;
   c.set("rpc", () => {
     if (chosen) return chosen;
     const usage = { calls: 0, accounts: 0 };
     const endpoint = endpoints.select(rpcOverride(raw));
     const scale = c.get("budgetCallsScale") ?? 1;
-    const limits = scale === 1 ? endpoint.budgetLimits : { ...endpoint.budgetLimits, maxCalls: endpoint.budgetLimits.maxCalls * scale };
+    const limits =
+      scale === 1
+        ? endpoint.budgetLimits
+        : { ...endpoint.budgetLimits, maxCalls: endpoint.budgetLimits.maxCalls * scale };
     const budget = new RequestBudget(limits, c.get("costAllowance"));
     chosen = requestView(endpoint, usage, budget, yieldToLoop);
     c.set("rpcUsage", usage);

@@ -54,12 +54,17 @@ export interface RequestFrameOptions {
  * work still under way (an exchange, a slice of a list) stops at its next
  * look at the budget, but the client has its answer by the deadline.
  */
-function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<Response | void>): Promise<Response | void> | Response | void {
+function withinDeadline(
+  c: Context<AppEnv>,
+  answered: Response | void | Promise<Response | void>,
+): Promise<Response | void> | Response | void {
   const budget = c.get("rpcBudget");
   if (!(answered instanceof Promise) || !budget) return answered;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(budget.exhausted ?? new RpcBudgetError("deadline", `request deadline of ${budget.limits.deadlineMs} ms passed`));
+      reject(
+        budget.exhausted ?? new RpcBudgetError("deadline", `request deadline of ${budget.limits.deadlineMs} ms passed`),
+      );
     }, budget.remainingMs());
     answered.then(
       (value) => {
@@ -95,8 +100,18 @@ function withinDeadline(c: Context<AppEnv>, answered: Response | void | Promise<
  * no dispatch frame and no promise per step.
  */
 export function requestFrame(options: RequestFrameOptions): RequestFrame {
-  const { logger, telemetry, requestHeader, cachePolicyOf, endpoints, yieldToLoop, callLimit, overrideLimit, clientOf, allowedMethods } =
-    options;
+  const {
+    logger,
+    telemetry,
+    requestHeader,
+    cachePolicyOf,
+    endpoints,
+    yieldToLoop,
+    callLimit,
+    overrideLimit,
+    clientOf,
+    allowedMethods,
+  } = options;
   const sinks: AnswerSinks = { logger, telemetry };
 
   // A thrown failure is answered by the pipeline, as Hono's compose would hand it to the error handler.

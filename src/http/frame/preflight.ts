@@ -16,7 +16,13 @@ export function preflightAnswer(requested: string | undefined, methods: readonly
   const headers = new Headers({ "Access-Control-Allow-Origin": "*" });
   if (methods.length > 0) headers.set("Access-Control-Allow-Methods", methods.join(","));
   if (requested) {
-    headers.set("Access-Control-Allow-Headers", requested.split(",").map((name) => name.trim()).join(","));
+    headers.set(
+      "Access-Control-Allow-Headers",
+      requested
+        .split(",")
+        .map((name) => name.trim())
+        .join(","),
+    );
     headers.append("Vary", "Access-Control-Request-Headers");
   }
   return new Response(null, { status: 204, statusText: "No Content", headers });

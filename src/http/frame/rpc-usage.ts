@@ -86,7 +86,12 @@ function viewPrototypeOf(endpoint: RpcEndpoint): RpcEndpoint {
  * inherits everything else from the endpoint, so `url` and the private state
  * the endpoint's own methods use are the shared ones.
  */
-export function requestView(endpoint: RpcEndpoint, usage: RpcUsage, budget: RequestBudget, yieldToLoop: YieldToLoop): RpcEndpoint {
+export function requestView(
+  endpoint: RpcEndpoint,
+  usage: RpcUsage,
+  budget: RequestBudget,
+  yieldToLoop: YieldToLoop,
+): RpcEndpoint {
   const view = Object.create(viewPrototypeOf(endpoint)) as RequestView;
   view.usage = usage;
   view.budget = budget;

@@ -15,8 +15,10 @@ export interface ExamplePost extends Omit<ExampleRequest, "params"> {
   readonly requestBody: unknown;
 }
 
-export interface DocumentedPost<B extends z.ZodType>
-  extends Omit<DocumentedRoute<Record<string, never>, Record<string, never>>, "params" | "query" | "examples"> {
+export interface DocumentedPost<B extends z.ZodType> extends Omit<
+  DocumentedRoute<Record<string, never>, Record<string, never>>,
+  "params" | "query" | "examples"
+> {
   /** The JSON body, checked after its size and its syntax; other members are ignored. */
   readonly body: B;
   /** Bodies over this many bytes are refused (413) before they are read whole. */
@@ -75,10 +77,14 @@ export function documentedPost<B extends z.ZodType>(
       maxWaitMs: route.maxWaitMs,
       ...(route.placeLeaseMs !== undefined && { leaseMs: route.placeLeaseMs }),
     },
-    () => new OverloadedError("too many bulk requests under way and waiting, or one waited past its deadline for its turn"),
+    () =>
+      new OverloadedError("too many bulk requests under way and waiting, or one waited past its deadline for its turn"),
   );
   const requestExamples = Object.fromEntries(
-    Object.entries(route.examples).map(([key, example]) => [key, { summary: example.summary, value: example.requestBody }]),
+    Object.entries(route.examples).map(([key, example]) => [
+      key,
+      { summary: example.summary, value: example.requestBody },
+    ]),
   );
   for (const path of route.paths) {
     app.openAPIRegistry.registerPath({

@@ -74,7 +74,12 @@ const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
 };
 
 /** Headers a status's answers carry besides the envelope's own. */
-type Headers = Readonly<Record<string, { readonly description: string; readonly schema: { readonly type: "integer"; readonly minimum: number } }>>;
+type Headers = Readonly<
+  Record<
+    string,
+    { readonly description: string; readonly schema: { readonly type: "integer"; readonly minimum: number } }
+  >
+>;
 const STATUS_HEADERS: Readonly<Record<number, Headers>> = {
   503: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } } },
 };
@@ -82,7 +87,11 @@ const STATUS_HEADERS: Readonly<Record<number, Headers>> = {
 export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 export const operationId = (path: string) =>
   (path.split("/")[1] ?? "root").replace(/[-.](\w)/g, (_, letter: string) => letter.toUpperCase());
-const exampleKey = (message: string) => message.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
+const exampleKey = (message: string) =>
+  message
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .toLowerCase();
 
 function mergeFailures(...tables: Readonly<Record<number, Messages>>[]): Map<number, string[]> {
   const merged = new Map<number, string[]>();
@@ -97,7 +106,11 @@ function mergeFailures(...tables: Readonly<Record<number, Messages>>[]): Map<num
 }
 
 /** Each member of `shape` annotated with the example values it takes in `examples`. */
-function withExamples(shape: Shape, where: "params" | "query", examples: Readonly<Record<string, ExampleRequest>>): Shape {
+function withExamples(
+  shape: Shape,
+  where: "params" | "query",
+  examples: Readonly<Record<string, ExampleRequest>>,
+): Shape {
   return Object.fromEntries(
     Object.entries(shape).map(([name, schema]) => {
       const values = Object.entries(examples).flatMap(([key, example]) => {
@@ -129,7 +142,8 @@ export function responses(route: Omit<DocumentedRoute<Shape, Shape>, "params" | 
     const shown = examplesOf(status);
     const answered = new Set(Object.values(shown).map((example) => (example.value as { result?: unknown }).result));
     for (const message of messages) {
-      if (!answered.has(message)) shown[exampleKey(message)] = { summary: message, value: { s: "error", result: message } };
+      if (!answered.has(message))
+        shown[exampleKey(message)] = { summary: message, value: { s: "error", result: message } };
     }
     answers[status] = {
       description: STATUS_DESCRIPTIONS[status] ?? "Error",
@@ -176,23 +190,35 @@ export function documentedGet<P extends Shape, Q extends Shape>(
       },
       responses: documented,
     });
-    app.get(honoPath(path), declareAnswers((c: Context<AppEnv>) => {
-      const parsedParams: Record<string, unknown> = {};
-      for (const { name, check } of paramChecks) parsedParams[name] = check(c.req.param(name) ?? "");
-      // A route without query parameters of its own shares one empty record.
-      const parsedQuery: Record<string, unknown> = queryChecks.length === 0 ? NO_QUERY : {};
-      for (const { name, check } of queryChecks) {
-        const values = c.req.queries(name);
-        parsedQuery[name] = check(values === undefined ? undefined : values.length === 1 || firstValues ? values[0] : values);
-      }
-      return handler(c, { params: parsedParams as Parsed<P>, query: parsedQuery as Parsed<Q> });
-    }, answers(route)));
+    app.get(
+      honoPath(path),
+      declareAnswers((c: Context<AppEnv>) => {
+        const parsedParams: Record<string, unknown> = {};
+        for (const { name, check } of paramChecks) parsedParams[name] = check(c.req.param(name) ?? "");
+        // A route without query parameters of its own shares one empty record.
+        const parsedQuery: Record<string, unknown> = queryChecks.length === 0 ? NO_QUERY : {};
+        for (const { name, check } of queryChecks) {
+          const values = c.req.queries(name);
+          parsedQuery[name] = check(
+            values === undefined ? undefined : values.length === 1 || firstValues ? values[0] : values,
+          );
+        }
+        return handler(c, { params: parsedParams as Parsed<P>, query: parsedQuery as Parsed<Q> });
+      }, answers(route)),
+    );
   }
 }
 
 /** What a route declares about its answers, for the pipeline (answer/route-answers.ts). */
-const answers = ({ cache, wording, rpc }: { readonly cache: CacheClass; readonly wording?: RouteWording; readonly rpc: boolean }): RouteAnswers =>
-  wording === undefined ? { cache, rpc } : { cache, wording, rpc };
+const answers = ({
+  cache,
+  wording,
+  rpc,
+}: {
+  readonly cache: CacheClass;
+  readonly wording?: RouteWording;
+  readonly rpc: boolean;
+}): RouteAnswers => (wording === undefined ? { cache, rpc } : { cache, wording, rpc });
 
 /**
  * A route outside the envelope (the API reference, metrics), described to

@@ -14,7 +14,8 @@ import { BodyTooLargeError, ClientClosedError, InvalidInputError } from "../answ
  */
 export function refuseDeclaredOverLimit(c: Context<AppEnv>, limit: number): void {
   const declared = c.req.header("content-length");
-  if (declared !== undefined && Number(declared) > limit) throw new BodyTooLargeError(`body declares ${declared} bytes`);
+  if (declared !== undefined && Number(declared) > limit)
+    throw new BodyTooLargeError(`body declares ${declared} bytes`);
 }
 
 /**

@@ -82,11 +82,13 @@ export const tldLessName = (labels: readonly number[]) =>
     return name;
   });
 
-const checkTldLessName = (labels: readonly number[]): PlainCheck => (raw) => {
-  const name = normalizeName(raw);
-  parseLabels(name, labels);
-  return name;
-};
+const checkTldLessName =
+  (labels: readonly number[]): PlainCheck =>
+  (raw) => {
+    const name = normalizeName(raw);
+    parseLabels(name, labels);
+    return name;
+  };
 
 export const domainNameParam = withPlainCheck(
   tldLessName([1, 2]).openapi({

@@ -9,7 +9,10 @@ export const errorEnvelope = (messages: readonly [string, ...string[]]) =>
 export const PublicKey = z
   .string()
   .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
-  .openapi("PublicKey", { description: "A base58 public key.", example: "Crf8hzfthWGbGbLTVCiqRqV5MVnbpHB1L9KQMd6gsinb" });
+  .openapi("PublicKey", {
+    description: "A base58 public key.",
+    example: "Crf8hzfthWGbGbLTVCiqRqV5MVnbpHB1L9KQMd6gsinb",
+  });
 
 const RecordV2Header = z
   .object({
@@ -24,7 +27,9 @@ const recordV2Fields = {
   deserialized: z
     .string()
     .optional()
-    .describe("The decoded content; absent for `background` records (and, in a batch of records, for undecodable content)."),
+    .describe(
+      "The decoded content; absent for `background` records (and, in a batch of records, for undecodable content).",
+    ),
   stale: z.boolean().describe("False only when the record's staleness id is the domain's current owner."),
   roa: z.boolean().optional().describe("Right of association verified; present for types with a verifier."),
   record: z
@@ -76,6 +81,10 @@ export const InstructionJson = z
 export const TransactionResult = z
   .union([
     z.array(InstructionJson),
-    z.string().describe("Base64 of the unsigned legacy transaction: zeroed signature slots, fee payer first, a recent blockhash."),
+    z
+      .string()
+      .describe(
+        "Base64 of the unsigned legacy transaction: zeroed signature slots, fee payer first, a recent blockhash.",
+      ),
   ])
   .openapi("TransactionResult");

@@ -27,7 +27,10 @@ export function apiReferenceRoutes(deps: AppDeps, document: () => unknown): Open
     tags: ["Service"],
     summary: "This document (OpenAPI 3.1)",
     responses: {
-      200: { description: "The OpenAPI document", content: { "application/json": { schema: z.object({}).passthrough() } } },
+      200: {
+        description: "The OpenAPI document",
+        content: { "application/json": { schema: z.object({}).passthrough() } },
+      },
     },
   });
   plainGet(routes, "/openapi.json", "reference", (c) => plain(c, JSON.stringify(document()), "application/json"));
@@ -53,7 +56,10 @@ export function apiReferenceRoutes(deps: AppDeps, document: () => unknown): Open
     tags: ["Service"],
     summary: "Moved permanently to /docs (the query kept)",
     responses: {
-      301: { description: "Moved to /docs", headers: { Location: { description: "`/docs` and the request's query", schema: { type: "string" } } } },
+      301: {
+        description: "Moved to /docs",
+        headers: { Location: { description: "`/docs` and the request's query", schema: { type: "string" } } },
+      },
     },
   });
   plainGet(routes, "/docs/", "reference", (c) => moved(c, `/docs${new URL(c.req.url).search}`));

@@ -28,7 +28,12 @@ export function deprecatedRoutes(): OpenAPIHono<AppEnv> {
         result: undefined,
         errors: { 400: [message] },
         examples: {
-          deprecated: { summary: "Always", params: { domain: "plain", record: "SOL" }, status: 400, body: { s: "error", result: message } },
+          deprecated: {
+            summary: "Always",
+            params: { domain: "plain", record: "SOL" },
+            status: 400,
+            body: { s: "error", result: message },
+          },
         },
       },
       (c) => fail(c, 400, message),

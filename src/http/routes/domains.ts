@@ -33,8 +33,18 @@ export function domainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
           status: 200,
           body: { s: "ok", result: [{ domain: "bonfida", key: "Crf8hzfthWGbGbLTVCiqRqV5MVnbpHB1L9KQMd6gsinb" }] },
         },
-        none: { summary: "A wallet without domains", params: { owner: "3A1Eo6PzezmtKb8vPy8wxzam68jPc1BudnvedL6z2k7x" }, status: 200, body: { s: "ok", result: [] } },
-        "not-a-key": { summary: "Not a public key", params: { owner: "bonfida" }, status: 400, body: { s: "error", result: "Invalid input" } },
+        none: {
+          summary: "A wallet without domains",
+          params: { owner: "3A1Eo6PzezmtKb8vPy8wxzam68jPc1BudnvedL6z2k7x" },
+          status: 200,
+          body: { s: "ok", result: [] },
+        },
+        "not-a-key": {
+          summary: "Not a public key",
+          params: { owner: "bonfida" },
+          status: 400,
+          body: { s: "error", result: "Invalid input" },
+        },
       },
     },
     // With `rpc`, the override's server sizes the lists: such requests share a bulkhead.

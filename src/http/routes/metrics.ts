@@ -17,7 +17,9 @@ export function metricsRoute(metrics: MetricsExporter): OpenAPIHono<AppEnv> {
     operationId: "metrics",
     tags: ["Service"],
     summary: "Prometheus metrics of this process (METRICS=off removes the route)",
-    responses: { 200: { description: "Prometheus text exposition format", content: { "text/plain": { schema: z.string() } } } },
+    responses: {
+      200: { description: "Prometheus text exposition format", content: { "text/plain": { schema: z.string() } } },
+    },
   });
   plainGet(routes, "/metrics", "none", async (c) => plain(c, await metrics.render(), metrics.contentType));
   return routes;

@@ -27,7 +27,10 @@ export function multiplePrimaryDomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> 
       examples: {
         wallets: {
           summary: "Five wallets, two without a primary domain",
-          params: { owners: "6S1UMycw7pTkqgujrvXZD9rCfje2uSmWgYoRfEREYWxE,C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS,Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7,3RYfGou1AKd3KpqBxSbj9ebgEkhPvZB76TV5u15gs6tT,3A1Eo6PzezmtKb8vPy8wxzam68jPc1BudnvedL6z2k7x" },
+          params: {
+            owners:
+              "6S1UMycw7pTkqgujrvXZD9rCfje2uSmWgYoRfEREYWxE,C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS,Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7,3RYfGou1AKd3KpqBxSbj9ebgEkhPvZB76TV5u15gs6tT,3A1Eo6PzezmtKb8vPy8wxzam68jPc1BudnvedL6z2k7x",
+          },
           status: 200,
           body: { s: "ok", result: ["v1-sol", "plain", "bonfida", null, null] },
         },

@@ -81,7 +81,12 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       result: RecordV2,
       errors: { 400: ["Invalid input"], 404: ["Record not found"], 422: ["Record is malformed"] },
       examples: {
-        email: { summary: "A decoded record", params: { domain: "plain", record: "email" }, status: 200, body: { s: "ok", result: PLAIN_EMAIL } },
+        email: {
+          summary: "A decoded record",
+          params: { domain: "plain", record: "email" },
+          status: 200,
+          body: { s: "ok", result: PLAIN_EMAIL },
+        },
         background: {
           summary: "A background record: returned without deserialized",
           params: { domain: "profile", record: "background" },
@@ -94,7 +99,12 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
           status: 404,
           body: fail("Record not found"),
         },
-        "bad-domain": { summary: "Empty label", params: { domain: "plain.", record: "SOL" }, status: 400, body: fail("Invalid input") },
+        "bad-domain": {
+          summary: "Empty label",
+          params: { domain: "plain.", record: "SOL" },
+          status: 400,
+          body: fail("Invalid input"),
+        },
       },
     },
     async (c, { params }) => ok(c, await readRecordV2(c.get("rpc")(), params.domain, params.record)),
@@ -114,7 +124,12 @@ export function recordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       rpc: true,
       cache: "chain",
       result: z.array(RecordV2BatchItem),
-      errors: { 400: ["Invalid input"], 404: ["Domain not found"], 422: ["Record is malformed"], 503: ["Service overloaded"] },
+      errors: {
+        400: ["Invalid input"],
+        404: ["Domain not found"],
+        422: ["Record is malformed"],
+        503: ["Service overloaded"],
+      },
       examples: {
         several: {
           summary: "Two records asked, one missing (BTC): omitted",

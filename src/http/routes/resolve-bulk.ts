@@ -206,7 +206,12 @@ function logFirstFault(c: Context<AppEnv>, deps: AppDeps, settled: readonly Sett
 function tally(c: Context<AppEnv>, deps: AppDeps, route: string, items: readonly Item[], distinct: number): void {
   const byStatus: Record<string, number> = {};
   for (const { status } of items) byStatus[status] = (byStatus[status] ?? 0) + 1;
-  const bulk: BulkTally = { names: items.length, distinct, items: byStatus, jsonRpcCalls: c.get("rpcBudget")?.used.calls ?? 0 };
+  const bulk: BulkTally = {
+    names: items.length,
+    distinct,
+    items: byStatus,
+    jsonRpcCalls: c.get("rpcBudget")?.used.calls ?? 0,
+  };
   c.set("bulk", bulk);
   deps.telemetry?.bulkResolved(route, items.length);
 }

@@ -30,54 +30,54 @@ const RESOLVE_ERRORS = {
 } as const;
 
 const RESOLVE_EXAMPLES = {
-    tokenized: {
-      summary: "Tokenized domain: the NFT holder",
-      params: { domain: "bonfida.sns" },
-      status: 200,
-      body: { s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
-    },
-    "v2-sol": {
-      summary: "A valid V2 SOL record",
-      params: { domain: "v2-sol.sns" },
-      status: 200,
-      body: { s: "ok", result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww" },
-    },
-    subdomain: {
-      summary: "A subdomain: its registry owner",
-      params: { domain: "dex.bonfida.sns" },
-      status: 200,
-      body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
-    },
-    "legacy-sol": {
-      summary: "A legacy .sol name before the cutoff slot (SOL_SRS_RESOLUTION off)",
-      params: { domain: "plain.sol" },
-      status: 200,
-      body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
-    },
-    "unsupported-tld": {
-      summary: "Any other suffix, checked before the labels",
-      params: { domain: "a.b.bonfida.com" },
-      status: 400,
-      body: fail("Unsupported TLD"),
-    },
-    "invalid-input": {
-      summary: "Three labels before the suffix",
-      params: { domain: "a.b.bonfida.sns" },
-      status: 400,
-      body: fail("Invalid input"),
-    },
-    "domain-not-found": {
-      summary: "No registry account",
-      params: { domain: "nobody.sns" },
-      status: 404,
-      body: fail("Domain not found"),
-    },
-    "record-is-malformed": {
-      summary: "A V2 SOL record whose right of association fails",
-      params: { domain: "invalid-roa.sns" },
-      status: 422,
-      body: fail("Record is malformed"),
-    },
+  tokenized: {
+    summary: "Tokenized domain: the NFT holder",
+    params: { domain: "bonfida.sns" },
+    status: 200,
+    body: { s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
+  },
+  "v2-sol": {
+    summary: "A valid V2 SOL record",
+    params: { domain: "v2-sol.sns" },
+    status: 200,
+    body: { s: "ok", result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww" },
+  },
+  subdomain: {
+    summary: "A subdomain: its registry owner",
+    params: { domain: "dex.bonfida.sns" },
+    status: 200,
+    body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
+  },
+  "legacy-sol": {
+    summary: "A legacy .sol name before the cutoff slot (SOL_SRS_RESOLUTION off)",
+    params: { domain: "plain.sol" },
+    status: 200,
+    body: { s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
+  },
+  "unsupported-tld": {
+    summary: "Any other suffix, checked before the labels",
+    params: { domain: "a.b.bonfida.com" },
+    status: 400,
+    body: fail("Unsupported TLD"),
+  },
+  "invalid-input": {
+    summary: "Three labels before the suffix",
+    params: { domain: "a.b.bonfida.sns" },
+    status: 400,
+    body: fail("Invalid input"),
+  },
+  "domain-not-found": {
+    summary: "No registry account",
+    params: { domain: "nobody.sns" },
+    status: 404,
+    body: fail("Domain not found"),
+  },
+  "record-is-malformed": {
+    summary: "A V2 SOL record whose right of association fails",
+    params: { domain: "invalid-roa.sns" },
+    status: 422,
+    body: fail("Record is malformed"),
+  },
 } as const satisfies Record<string, ExampleRequest>;
 
 /**
@@ -101,13 +101,18 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
    * the one step that settles it.
    */
   const handler =
-    (resolve: (endpoint: RpcEndpoint, domain: FullDomain) => Address | Promise<Address>, repeatable: (domain: FullDomain) => boolean) =>
+    (
+      resolve: (endpoint: RpcEndpoint, domain: FullDomain) => Address | Promise<Address>,
+      repeatable: (domain: FullDomain) => boolean,
+    ) =>
     (c: Context<AppEnv>, { params }: { params: { domain: FullDomain } }) => {
       const domain = params.domain;
       if (repeatable(domain)) deps.resolveShortcut?.learn(c, domain);
       const endpoint = c.get("rpc")();
       const key = resolve(endpoint, domain);
-      return typeof key === "string" ? answer(c, endpoint, domain, key) : key.then((resolved) => answer(c, endpoint, domain, resolved));
+      return typeof key === "string"
+        ? answer(c, endpoint, domain, key)
+        : key.then((resolved) => answer(c, endpoint, domain, resolved));
     };
 
   documentedGet(
@@ -125,7 +130,10 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       errors: RESOLVE_ERRORS,
       examples: RESOLVE_EXAMPLES,
     },
-    handler((endpoint, domain) => resolver.resolve(endpoint, domain), () => true),
+    handler(
+      (endpoint, domain) => resolver.resolve(endpoint, domain),
+      () => true,
+    ),
   );
 
   documentedGet(
@@ -154,7 +162,10 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       },
     },
     // Where it answers as /resolve, a repeat may be answered from the resolve cache before the app.
-    handler((endpoint, domain) => resolver.safeResolve(endpoint, domain), (domain) => !resolver.readsSrs(domain)),
+    handler(
+      (endpoint, domain) => resolver.safeResolve(endpoint, domain),
+      (domain) => !resolver.readsSrs(domain),
+    ),
   );
   return routes;
 }

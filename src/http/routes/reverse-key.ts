@@ -35,7 +35,12 @@ export function reverseKeyRoute(): OpenAPIHono<AppEnv> {
           status: 200,
           body: { s: "ok", result: "6tAdEpjsrzHuRqJW3XMXEV7DFyCWW4giW6mW4bgvhcYV" },
         },
-        "empty-label": { summary: "An empty label", params: { domain: ".bonfida" }, status: 400, body: { s: "error", result: "Invalid input" } },
+        "empty-label": {
+          summary: "An empty label",
+          params: { domain: ".bonfida" },
+          status: 400,
+          body: { s: "error", result: "Invalid input" },
+        },
       },
     },
     (c, { params }) => ok(c, deriveReverseKeyOfName(params.domain)),

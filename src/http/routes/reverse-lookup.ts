@@ -42,7 +42,12 @@ export function reverseLookupRoute(): OpenAPIHono<AppEnv> {
           status: 404,
           body: { s: "error", result: "Account not found" },
         },
-        "not-a-key": { summary: "Not base58", params: { pubkey: "not-a-key" }, status: 400, body: { s: "error", result: "Invalid input" } },
+        "not-a-key": {
+          summary: "Not base58",
+          params: { pubkey: "not-a-key" },
+          status: 400,
+          body: { s: "error", result: "Invalid input" },
+        },
       },
     },
     async (c, { params }) => ok(c, await lookupReverse(c.get("rpc")(), params.pubkey)),

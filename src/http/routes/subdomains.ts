@@ -23,7 +23,12 @@ export function subdomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
       result: z.array(z.string()),
       errors: { 400: ["Invalid input"], 422: ["Record is malformed"], 503: ["Service overloaded"] },
       examples: {
-        parent: { summary: "A parent with one subdomain", params: { parent: "bonfida" }, status: 200, body: { s: "ok", result: ["dex"] } },
+        parent: {
+          summary: "A parent with one subdomain",
+          params: { parent: "bonfida" },
+          status: 200,
+          body: { s: "ok", result: ["dex"] },
+        },
         none: { summary: "No subdomains", params: { parent: "plain" }, status: 200, body: { s: "ok", result: [] } },
         "two-labels": {
           summary: "The parent must be one label",
@@ -36,7 +41,9 @@ export function subdomainsRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
     // With `rpc`, the override's server sizes the lists: such requests share a bulkhead.
     (c, { params }) => {
       const answer = async () => ok(c, await listSubdomains(c.get("rpc")(), params.parent));
-      return namesOverride(c.req.query("rpc")) ? deps.bulkheads.overrideLists.run(1, answer, clientOf(deps)(c)) : answer();
+      return namesOverride(c.req.query("rpc"))
+        ? deps.bulkheads.overrideLists.run(1, answer, clientOf(deps)(c))
+        : answer();
     },
   );
   return routes;

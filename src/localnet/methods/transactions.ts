@@ -28,7 +28,8 @@ export const getSignaturesForAddress: MethodHandler = (params, ledger) => {
   const slot = contextSlot(ledger, config);
   const limit = optionalUnsigned(config, "limit") ?? MAX_SIGNATURES;
   if (limit < 1 || limit > MAX_SIGNATURES) throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES}`);
-  const before = config.before === undefined || config.before === null ? undefined : signatureParam(config.before, "before");
+  const before =
+    config.before === undefined || config.before === null ? undefined : signatureParam(config.before, "before");
   const until = config.until === undefined || config.until === null ? undefined : signatureParam(config.until, "until");
   const found = [];
   let started = before === undefined;
@@ -62,10 +63,13 @@ const NEWEST_VERSION = 1;
 function maxVersionParam(config: Config): number | undefined {
   const value = config.maxSupportedTransactionVersion;
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value)) throw badParams(`invalid type: ${typeName(value)}, expected u8`);
+  if (typeof value !== "number" || !Number.isInteger(value))
+    throw badParams(`invalid type: ${typeName(value)}, expected u8`);
   if (value < 0 || value > 255) throw badParams(`invalid value: integer \`${value}\`, expected u8`);
   if (value > NEWEST_VERSION) {
-    throw invalidParams(`Invalid param: maxSupportedTransactionVersion ${value} is not a transaction version (0 to ${NEWEST_VERSION})`);
+    throw invalidParams(
+      `Invalid param: maxSupportedTransactionVersion ${value} is not a transaction version (0 to ${NEWEST_VERSION})`,
+    );
   }
   return value;
 }
@@ -110,7 +114,8 @@ export const getTransaction: MethodHandler = (params, ledger) => {
   const maxVersion = maxVersionParam(config);
   const tx = ledger.transactions.get(signature);
   if (!tx || tx.slot > contextSlot(ledger, config)) return null;
-  if (tx.version !== "legacy" && (maxVersion === undefined || tx.version > maxVersion)) throw unsupportedVersion(tx.version);
+  if (tx.version !== "legacy" && (maxVersion === undefined || tx.version > maxVersion))
+    throw unsupportedVersion(tx.version);
   const { accountKeys, header } = tx;
   const isWritable = (i: number) =>
     i < header.numRequiredSignatures - header.numReadonlySignedAccounts ||
@@ -161,4 +166,3 @@ export const getTransaction: MethodHandler = (params, ledger) => {
     ...(maxVersion !== undefined && { version: tx.version }),
   };
 };
-

@@ -53,7 +53,11 @@ export interface RunningGateway {
 }
 
 /** `platform` replaces parts of the Node platform (tests: a fixed clock). */
-export async function startGateway(config: GatewayConfig, logger?: Logger, platform?: Partial<Platform>): Promise<RunningGateway> {
+export async function startGateway(
+  config: GatewayConfig,
+  logger?: Logger,
+  platform?: Partial<Platform>,
+): Promise<RunningGateway> {
   const log = logger ?? pino({ level: config.logLevel });
   const gateway = createGateway(config, { ...nodePlatform(config, log), ...platform });
   const shortcut = gateway.resolveShortcut;
@@ -65,8 +69,12 @@ export async function startGateway(config: GatewayConfig, logger?: Logger, platf
       answerBeforeApp(request, response) {
         const key = nodeRequestKey(request);
         const client = () =>
-          clientKeyFrom(config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined, () => request.socket.remoteAddress);
-        const answer = key === undefined ? undefined : shortcut.answer(key, incomingHeader(request, "x-request-id"), client);
+          clientKeyFrom(
+            config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined,
+            () => request.socket.remoteAddress,
+          );
+        const answer =
+          key === undefined ? undefined : shortcut.answer(key, incomingHeader(request, "x-request-id"), client);
         if (!answer) return false;
         response.writeHead(answer.status, answer.headers);
         response.end(answer.body);

@@ -55,7 +55,10 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
   const { logger } = options;
   const appListener = getRequestListener(options.fetch, {
     errorHandler: (error) => {
-      logger.info({ status: ADAPTER_REFUSAL.status, error: (error as Error)?.message }, "request refused by the HTTP adapter");
+      logger.info(
+        { status: ADAPTER_REFUSAL.status, error: (error as Error)?.message },
+        "request refused by the HTTP adapter",
+      );
       return outsideAppAnswer(ADAPTER_REFUSAL.status, ADAPTER_REFUSAL.message, true);
     },
   });

@@ -26,7 +26,12 @@ async function main(): Promise<void> {
   try {
     running = await startGateway(config, logger);
   } catch (error) {
-    const line = listenFailure(error, { port: config.port, host: config.host, portSetting: "PORT", hostSetting: "HOST" });
+    const line = listenFailure(error, {
+      port: config.port,
+      host: config.host,
+      portSetting: "PORT",
+      hostSetting: "HOST",
+    });
     if (line === undefined) throw error;
     flushSync();
     console.error(line);
@@ -34,7 +39,10 @@ async function main(): Promise<void> {
   }
   // What the socket is bound to (0.0.0.0: every address), and beside it a URL to open on this machine.
   const { address, port } = running.server.address() as AddressInfo;
-  logger.info({ address, port, url: running.url, rpc: config.rpcUrls.length > 0 ? hostLabels(config.rpcUrls) : null }, "listening");
+  logger.info(
+    { address, port, url: running.url, rpc: config.rpcUrls.length > 0 ? hostLabels(config.rpcUrls) : null },
+    "listening",
+  );
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "draining in-flight requests");

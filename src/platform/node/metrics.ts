@@ -99,7 +99,10 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     "Lookups in the resolve response cache, by result (hit, miss), and refreshes started ahead of expiry (refresh)",
   );
 
-  private readonly bulkRequests = this.counter("sns_gateway_bulk_requests_total", "Bulk resolve requests answered 200, by route pattern");
+  private readonly bulkRequests = this.counter(
+    "sns_gateway_bulk_requests_total",
+    "Bulk resolve requests answered 200, by route pattern",
+  );
   private readonly bulkNames = this.counter(
     "sns_gateway_bulk_names_total",
     "Names asked for in bulk resolve requests answered 200 (repeats included), by route pattern",
@@ -149,7 +152,11 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   constructor() {
     const self = this;
     this.gauge("sns_gateway_http_requests_in_flight", "HTTP requests being answered", () => this.httpInFlight);
-    this.gauge("sns_gateway_rpc_requests_in_flight", "HTTP requests to RPC nodes awaiting their answer", () => this.rpcInFlight);
+    this.gauge(
+      "sns_gateway_rpc_requests_in_flight",
+      "HTTP requests to RPC nodes awaiting their answer",
+      () => this.rpcInFlight,
+    );
     this.gauge(
       "sns_gateway_rpc_queue_depth",
       "Account keys and calls waiting for a free RPC request slot, all endpoints together",
@@ -162,7 +169,8 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
       registers: [this.registry],
       collect() {
         for (const [endpoint, current] of self.circuits) {
-          for (const state of ["closed", "open", "half_open"] as const) this.set({ endpoint, state }, state === current ? 1 : 0);
+          for (const state of ["closed", "open", "half_open"] as const)
+            this.set({ endpoint, state }, state === current ? 1 : 0);
         }
       },
     });
@@ -200,7 +208,8 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     let byStatus = byMethod.get(method);
     if (!byStatus) byMethod.set(method, (byStatus = new Map()));
     let requests = byStatus.get(status);
-    if (!requests) byStatus.set(status, (requests = this.httpRequests.child({ route, method, status: String(status) })));
+    if (!requests)
+      byStatus.set(status, (requests = this.httpRequests.child({ route, method, status: String(status) })));
     requests.value++;
     let duration = this.durationByRoute.get(route);
     if (!duration) this.durationByRoute.set(route, (duration = this.httpDuration.child({ route })));

@@ -121,7 +121,12 @@ export class PlainHistogram extends PlainMetric {
       let cumulative = 0;
       for (let i = 0; i < buckets.length; i++) {
         cumulative += buckets[i]!;
-        values.push({ labels: { le: this.upperBounds[i]! }, sharedLabels: labels, value: cumulative, metricName: bucketName });
+        values.push({
+          labels: { le: this.upperBounds[i]! },
+          sharedLabels: labels,
+          value: cumulative,
+          metricName: bucketName,
+        });
       }
       values.push({ labels: { le: "+Inf" }, sharedLabels: labels, value: count, metricName: bucketName });
       values.push({ labels: {}, sharedLabels: labels, value: sum, metricName: `${this.name}_sum` });
@@ -133,7 +138,10 @@ export class PlainHistogram extends PlainMetric {
   /** As prom-client's `get` (the registry's JSON): the shared labels merged into each value's own. */
   get(): MetricData {
     const data = this.getForPromString();
-    const values = data.values.map(({ labels, sharedLabels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } }));
+    const values = data.values.map(({ labels, sharedLabels, ...rest }) => ({
+      ...rest,
+      labels: { ...labels, ...sharedLabels },
+    }));
     return { ...data, values };
   }
 }

@@ -19,7 +19,9 @@ export function createConsoleLogger(level: string): Logger {
     (value: number) =>
     (fields: object, message?: string): void => {
       if (value < threshold) return;
-      console.log(JSON.stringify({ level: value, time: Date.now(), ...plain(fields), ...(message && { msg: message }) }));
+      console.log(
+        JSON.stringify({ level: value, time: Date.now(), ...plain(fields), ...(message && { msg: message }) }),
+      );
     };
   return { debug: at(LEVELS.debug), info: at(LEVELS.info), warn: at(LEVELS.warn), error: at(LEVELS.error) };
 }

@@ -2,7 +2,14 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { IndexAnswer, MintIndex } from "../../service/tokenized-index.js";
 import { utf8 } from "../../sns/bytes.js";
-import { FLOOR_URL, type FloorRefusal, NAMES_URL, type NamesQuery, parseFloorAnswer, parseIndexAnswer } from "./index-object-protocol.js";
+import {
+  FLOOR_URL,
+  type FloorRefusal,
+  NAMES_URL,
+  type NamesQuery,
+  parseFloorAnswer,
+  parseIndexAnswer,
+} from "./index-object-protocol.js";
 
 /** The part of a Durable Object namespace binding the Worker uses (no dependency on a types package). */
 export interface ObjectNamespace {
@@ -19,7 +26,8 @@ export function isObjectNamespace(value: unknown): value is ObjectNamespace {
  * The object's name for a list of RPC URLs: a hash, so URLs (which may hold
  * API keys) never appear as object names; the same list, the same object.
  */
-export const indexObjectName = (rpcUrls: readonly string[]): string => `tokenized:${bytesToHex(sha256(utf8.encode(rpcUrls.join(","))))}`;
+export const indexObjectName = (rpcUrls: readonly string[]): string =>
+  `tokenized:${bytesToHex(sha256(utf8.encode(rpcUrls.join(","))))}`;
 
 /**
  * The Worker's side of the tokenized index in a Durable Object: one per

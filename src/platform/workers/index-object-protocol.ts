@@ -28,14 +28,17 @@ export interface FloorAnswer {
 export const MAX_QUERY_MINTS = 200_000;
 
 const FALLBACKS: readonly TokenizedIndexFallback[] = ["building", "failed", "over_budget", "slow"];
-const isSlot = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-const isKeyText = (value: unknown): value is string => typeof value === "string" && value.length >= 32 && value.length <= 44;
+const isSlot = (value: unknown): value is number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+const isKeyText = (value: unknown): value is string =>
+  typeof value === "string" && value.length >= 32 && value.length <= 44;
 
 /** The query in a request body, or undefined when it is not one. */
 export function parseNamesQuery(body: unknown): NamesQuery | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const { slot, mints } = body as { slot?: unknown; mints?: unknown };
-  if (!isSlot(slot) || !Array.isArray(mints) || mints.length > MAX_QUERY_MINTS || !mints.every(isKeyText)) return undefined;
+  if (!isSlot(slot) || !Array.isArray(mints) || mints.length > MAX_QUERY_MINTS || !mints.every(isKeyText))
+    return undefined;
   return { slot, mints: mints as Address[] };
 }
 
@@ -57,7 +60,12 @@ export function parseFloorAnswer(body: unknown): FloorAnswer | undefined {
 /** The object's answer to `query`, or undefined when it is not one (the Worker then scans). */
 export function parseIndexAnswer(body: unknown, query: NamesQuery): IndexAnswer | undefined {
   if (typeof body !== "object" || body === null) return undefined;
-  const { names, unavailable, floor, floorDrops: drops } = body as { names?: unknown; unavailable?: unknown; floor?: unknown; floorDrops?: unknown };
+  const {
+    names,
+    unavailable,
+    floor,
+    floorDrops: drops,
+  } = body as { names?: unknown; unavailable?: unknown; floor?: unknown; floorDrops?: unknown };
   if (!isSlot(floor)) return undefined;
   const floorDrops = isSlot(drops) ? drops : 0;
   if (typeof unavailable === "string") {

@@ -125,7 +125,11 @@ export class SqlRecordStore implements TokenizedRecordStore {
         this.transaction(() => {
           for (let i = 0; i < records; i++) {
             const at = i * RECORD_BYTES;
-            this.sql.exec(INSERT_BUILT, blob(rows.subarray(at, at + 32)), blob(rows.subarray(at + 32, at + RECORD_BYTES)));
+            this.sql.exec(
+              INSERT_BUILT,
+              blob(rows.subarray(at, at + 32)),
+              blob(rows.subarray(at + 32, at + RECORD_BYTES)),
+            );
           }
         });
         this.count += records;

@@ -51,7 +51,11 @@ export class TokenizedIndexObject {
     try {
       const config = loadConfig(settingsFrom(this.bindings));
       this.host =
-        createIndexHost(config, { logger: createConsoleLogger(config.logLevel), transports: createFetchTransports }, this.store) ?? null;
+        createIndexHost(
+          config,
+          { logger: createConsoleLogger(config.logLevel), transports: createFetchTransports },
+          this.store,
+        ) ?? null;
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       this.host = null;

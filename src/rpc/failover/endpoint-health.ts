@@ -85,14 +85,11 @@ export class EndpointHealth {
       return { duration: pause.duration, next: (context) => remembered(pause.next(context)) };
     };
     const halfOpenAfter: IBackoffFactory<unknown> = { next: () => remembered(backoff.next()) };
-    const breaker = circuitBreaker(
-      handleWhen(countsAgainstEndpoint),
-      {
-        halfOpenAfter,
-        breaker: new ConsecutiveBreaker(faultsToOpen),
-        ...(initialState !== undefined && { initialState }),
-      },
-    );
+    const breaker = circuitBreaker(handleWhen(countsAgainstEndpoint), {
+      halfOpenAfter,
+      breaker: new ConsecutiveBreaker(faultsToOpen),
+      ...(initialState !== undefined && { initialState }),
+    });
     breaker.onStateChange((state) => {
       if (state === CircuitState.HalfOpen) this.halfOpenSince = this.now();
       if (state === CircuitState.Open) this.pauseUntil = Date.now() + this.lastPauseMs;
@@ -156,7 +153,11 @@ export class EndpointHealth {
   /** Counts a fault, and honours the `Retry-After` of a 429 or 503. */
   noteFault(kind: EndpointFaultKind, error: unknown): void {
     this.telemetry.rpcEndpointFault(this.label, kind);
-    if (error instanceof HttpStatusError && error.retryAfterMs !== undefined && (error.status === 429 || error.status === 503)) {
+    if (
+      error instanceof HttpStatusError &&
+      error.retryAfterMs !== undefined &&
+      (error.status === 429 || error.status === 503)
+    ) {
       this.restUntil = Math.max(this.restUntil, this.now() + error.retryAfterMs);
     }
   }

@@ -15,6 +15,10 @@ export const breakerSettings = (timeoutMs: number): BreakerSettings => ({
 });
 
 /** The health of every endpoint of a several-URL `RPC_URL`, in its order; kept for the life of the gateway. */
-export function endpointHealths(urls: readonly string[], settings: BreakerSettings, telemetry: Telemetry): EndpointHealth[] {
+export function endpointHealths(
+  urls: readonly string[],
+  settings: BreakerSettings,
+  telemetry: Telemetry,
+): EndpointHealth[] {
   return hostLabels(urls).map((label) => new EndpointHealth(label, settings, telemetry));
 }

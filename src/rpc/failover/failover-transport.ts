@@ -44,7 +44,11 @@ const outOfRotation = () => new RpcError("network", "every RPC endpoint is out o
  * does better, the last such answer is returned as it is, so callers see
  * what a single endpoint would have given them.
  */
-export function createFailoverTransport(url: string, members: readonly FailoverMember[], options: FailoverOptions): RpcTransport {
+export function createFailoverTransport(
+  url: string,
+  members: readonly FailoverMember[],
+  options: FailoverOptions,
+): RpcTransport {
   const { timeoutMs, hedgeMs, telemetry } = options;
   const now = options.now ?? Date.now;
   const maxResponseBytes = Math.min(...members.map((member) => member.transport.maxResponseBytes));

@@ -24,7 +24,11 @@ function outcomeOf(error: unknown): RpcRequestOutcome {
  * transport (undici on Node, fetch elsewhere): the wrapper only sees
  * `post` settle.
  */
-export function instrumentTransport(transport: RpcTransport, telemetry: Telemetry, endpoint: RpcEndpointLabel): RpcTransport {
+export function instrumentTransport(
+  transport: RpcTransport,
+  telemetry: Telemetry,
+  endpoint: RpcEndpointLabel,
+): RpcTransport {
   return {
     url: transport.url,
     maxResponseBytes: transport.maxResponseBytes,

@@ -143,7 +143,12 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (statusCode >= 300) {
       // Settled at once; the body is drained so a keep-alive connection stays usable.
       this.settle();
-      this.reject(httpStatusFault(statusCode, statusCode === 429 || statusCode === 503 ? headerValue(headers, "retry-after") : undefined));
+      this.reject(
+        httpStatusFault(
+          statusCode,
+          statusCode === 429 || statusCode === 503 ? headerValue(headers, "retry-after") : undefined,
+        ),
+      );
       return;
     }
     const length = declaredLength(headers);
@@ -232,7 +237,14 @@ export function createDispatchTransport(
           reject(exchangeFault(error, false, limits.timeoutMs));
           return;
         }
-        const exchange = new Exchange(answerLimitsWithin(answerLimits, maxResponseBytes), limits, resolve, reject, payers, signal);
+        const exchange = new Exchange(
+          answerLimitsWithin(answerLimits, maxResponseBytes),
+          limits,
+          resolve,
+          reject,
+          payers,
+          signal,
+        );
         dispatcher.dispatch(
           { origin: target.origin, path: target.path, method: "POST", headers: REQUEST_HEADERS, body: encode(body) },
           exchange,

@@ -24,13 +24,13 @@ export const publicOnlyLookupVia =
   (resolve: AllAddressesLookup) =>
   (hostname: string, options: LookupOptions, callback: LookupCallback): void =>
     resolve(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address))) {
-      return callback(new RpcEndpointRefusedError(`${hostname} resolves to a non-public address`), []);
-    }
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
+      if (error) return callback(error, []);
+      if (addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address))) {
+        return callback(new RpcEndpointRefusedError(`${hostname} resolves to a non-public address`), []);
+      }
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
 
 export const publicOnlyLookup = publicOnlyLookupVia(dnsLookup as AllAddressesLookup);
 

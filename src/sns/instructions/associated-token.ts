@@ -6,7 +6,12 @@ import { type Instruction, readonlyAccount, writableAccount, writableSigner } fr
 const CREATE_IDEMPOTENT = Uint8Array.of(1);
 
 /** Creates `account`, the classic-token associated account of (`mint`, `owner`), paid by `payer`; a no-op when it exists. */
-export function createAssociatedTokenIdempotent(payer: Address, account: Address, owner: Address, mint: Address): Instruction {
+export function createAssociatedTokenIdempotent(
+  payer: Address,
+  account: Address,
+  owner: Address,
+  mint: Address,
+): Instruction {
   return {
     programId: ASSOCIATED_TOKEN_PROGRAM_ID,
     accounts: [

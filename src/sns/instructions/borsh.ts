@@ -31,7 +31,8 @@ export function borshString(value: string): Uint8Array {
   return concatBytes(u32(text.length), text);
 }
 
-export const borshOption = (value: Uint8Array | undefined): Uint8Array => (value === undefined ? u8(0) : concatBytes(u8(1), value));
+export const borshOption = (value: Uint8Array | undefined): Uint8Array =>
+  value === undefined ? u8(0) : concatBytes(u8(1), value);
 
 export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));

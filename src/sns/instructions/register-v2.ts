@@ -48,7 +48,8 @@ export function registerInstructions(registration: Registration): Instruction[] 
   if (label.length === 0 || label.includes(".") || label.trim().toLowerCase() !== label) {
     throw new SnsError("INVALID_INPUT", "the domain name is malformed");
   }
-  if (!Number.isInteger(space) || space < 0 || space > MAX_DOMAIN_SPACE) throw new SnsError("INVALID_INPUT", "space out of range");
+  if (!Number.isInteger(space) || space < 0 || space > MAX_DOMAIN_SPACE)
+    throw new SnsError("INVALID_INPUT", "space out of range");
   const payment = paymentMint(mint);
   if (!payment) throw new SnsError("INVALID_INPUT", "no Pyth feed for this payment mint");
 

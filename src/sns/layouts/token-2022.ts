@@ -84,7 +84,10 @@ function withExtensions(base: Uint8Array, type: number, extensions: readonly Ext
 }
 
 /** A Token-2022 mint: the classic 82 bytes, or the extended form when extensions are given (even none: `[]`). */
-export function encodeToken2022Mint(input: MintInput & { readonly initialized?: boolean }, extensions?: readonly ExtensionInput[]): Uint8Array {
+export function encodeToken2022Mint(
+  input: MintInput & { readonly initialized?: boolean },
+  extensions?: readonly ExtensionInput[],
+): Uint8Array {
   const base = encodeMint(input);
   if (input.initialized === false) base[45] = 0;
   return extensions ? withExtensions(base, AccountType.Mint, extensions) : base;

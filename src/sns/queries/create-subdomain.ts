@@ -36,6 +36,10 @@ export async function draftCreateSubdomain(
   if (!parent) throw new SnsError("DOMAIN_NOT_FOUND", "the parent domain does not exist");
   // The header's owner signs, even for a tokenized parent (the tokenizer's record): the program checks that key.
   const parentOwner = headerOwnerAddress(decodeNameRegistryHeader(parent.data));
-  const instructions = createSubdomainInstructions(plan, { lamports, parentOwner, reverseExists: reverse !== null }, owner);
+  const instructions = createSubdomainInstructions(
+    plan,
+    { lamports, parentOwner, reverseExists: reverse !== null },
+    owner,
+  );
   return latest ? { instructions, blockhash: latest.blockhash } : { instructions };
 }

@@ -33,7 +33,9 @@ export async function lookupNftHolder(
   const first = largest?.[0];
   if (!first) return { holder: null, tokenAccount: undefined };
   const account =
-    prefetched?.guess?.address === first.address ? prefetched.guess.account : (await chain.getAccounts([first.address]))[0];
+    prefetched?.guess?.address === first.address
+      ? prefetched.guess.account
+      : (await chain.getAccounts([first.address]))[0];
   if (!account) return { holder: null, tokenAccount: first.address };
   const token = decodeTokenAccount(account.data);
   return { holder: token.amount === 1n ? bytesToAddress(token.owner) : null, tokenAccount: first.address };

@@ -41,7 +41,9 @@ function orNull<T>(read: () => T): T | null {
  */
 export async function findPrimaryDomains(chain: ChainReader, wallets: readonly Address[]): Promise<(string | null)[]> {
   const primaries = await chain.getAccounts(wallets.map(derivePrimaryDomainKey));
-  const nameAccounts = primaries.map((primary) => (primary ? orNull(() => decodePrimaryDomain(primary.data).nameAccount) : null));
+  const nameAccounts = primaries.map((primary) =>
+    primary ? orNull(() => decodePrimaryDomain(primary.data).nameAccount) : null,
+  );
   const chosen = nameAccounts.filter((key): key is Address => key !== null);
   const fetched = new Map<Address, AccountData | null>();
   (await chain.getAccounts(chosen)).forEach((account, i) => fetched.set(chosen[i]!, account));
@@ -78,7 +80,8 @@ function primaryName(wallet: Address, lookup: Lookup, account: (key: Address) =>
   const reverse = account(lookup.reverse);
   if (!reverse) return null;
   const parentReverse = lookup.parentReverse ? account(lookup.parentReverse) : null;
-  const suffix = parentReverse && parentReverse.owner === NAME_PROGRAM_ID ? `.${decodeReverseRecord(parentReverse.data)}` : "";
+  const suffix =
+    parentReverse && parentReverse.owner === NAME_PROGRAM_ID ? `.${decodeReverseRecord(parentReverse.data)}` : "";
   const registryOwner = bytesToAddress(decodeNameRegistryHeader(lookup.nameAccount.data).owner);
   // Only this branch strips the subdomain NUL, as upstream does.
   if (registryOwner === wallet) return decodeReverseRecord(reverse.data, true) + suffix;

@@ -42,7 +42,11 @@ async function fetchRecords(chain: ChainReader, name: string, types: readonly Re
  * a live holder still counts). Without an NFT record there is no mint on a
  * real chain, so the holder lookup is skipped rather than paid for.
  */
-async function currentOwner(chain: ChainReader, fetched: FetchedRecords, registryOwner: Uint8Array): Promise<Uint8Array> {
+async function currentOwner(
+  chain: ChainReader,
+  fetched: FetchedRecords,
+  registryOwner: Uint8Array,
+): Promise<Uint8Array> {
   if (!fetched.nftRecord) return registryOwner;
   const holder = await findNftHolder(chain, fetched.domainKey);
   return holder ? addressToBytes(holder) : registryOwner;

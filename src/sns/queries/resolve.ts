@@ -80,7 +80,9 @@ export async function resolveSnsName(
   largest?.catch(() => undefined); // only awaited if the domain is still tokenized
   // One fetch, in this order, is everything the precedence can need.
   const [nftRecord, solV1, solV2, domainAccount, guessedAccount] = await chain.getAccounts(
-    guess ? [keys.nftRecord, keys.solV1, keys.solV2, keys.domain, guess] : [keys.nftRecord, keys.solV1, keys.solV2, keys.domain],
+    guess
+      ? [keys.nftRecord, keys.solV1, keys.solV2, keys.domain, guess]
+      : [keys.nftRecord, keys.solV1, keys.solV2, keys.domain],
   );
   if (!domainAccount) throw new SnsError("DOMAIN_NOT_FOUND", `domain ${name} does not exist`);
   const registryOwner = decodeNameRegistryHeader(domainAccount.data).owner;

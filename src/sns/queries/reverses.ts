@@ -9,7 +9,10 @@ import { mapPaced } from "../paced.js";
  * `reverseLookupBatch`): undefined where a reverse is missing, the stored
  * string as is (a subdomain's leading NUL is kept) otherwise.
  */
-export async function readReverses(chain: ChainReader, nameAccounts: readonly Address[]): Promise<(string | undefined)[]> {
+export async function readReverses(
+  chain: ChainReader,
+  nameAccounts: readonly Address[],
+): Promise<(string | undefined)[]> {
   const accounts = await chain.getAccounts(await mapPaced(chain, nameAccounts, (key) => deriveReverseKey(key)));
   return accounts.map((account) => (account ? decodeReverseRecord(account.data) : undefined));
 }

@@ -35,7 +35,8 @@ interface Prefetched {
 
 const ownerNotFound = (message: string) => new SnsError("SRS_OWNER_NOT_FOUND", message);
 
-export const srsExpired = (name: string, expiry: bigint) => new SnsError("DOMAIN_EXPIRED", `${name} expired at ${expiry}`);
+export const srsExpired = (name: string, expiry: bigint) =>
+  new SnsError("DOMAIN_EXPIRED", `${name} expired at ${expiry}`);
 
 /**
  * The target of a TLD-less `.sol` name in the SRS registry: the record's
@@ -54,7 +55,9 @@ export async function resolveSrsName(chain: ChainReader, name: string, options: 
   const guess = options.hints?.get(recordKey);
   const largest = guess ? chain.getTokenLargestAccounts(mint) : undefined;
   largest?.catch(() => undefined); // only awaited if the name is still token-owned
-  const [recordAccount, mintAccount, guessed] = await chain.getAccounts(guess ? [recordKey, mint, guess] : [recordKey, mint]);
+  const [recordAccount, mintAccount, guessed] = await chain.getAccounts(
+    guess ? [recordKey, mint, guess] : [recordKey, mint],
+  );
   if (!recordAccount) throw new SnsError("DOMAIN_NOT_FOUND", `SRS record of ${name} does not exist`);
   const record = decodeSrsRecord(recordAccount);
   if (record.expiry !== 0n) {

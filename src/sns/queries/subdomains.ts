@@ -26,8 +26,14 @@ export async function listSubdomains(chain: ChainReader, parentName: string): Pr
     }),
   ]);
   // Every reverse under the parent is decoded, used or not: one undecodable fails the answer, as in the SDK.
-  const decoded = await mapPaced(chain, reverses.accounts, ({ address, account }) => [address, decodeReverseRecord(account.data, true)] as const);
+  const decoded = await mapPaced(
+    chain,
+    reverses.accounts,
+    ({ address, account }) => [address, decodeReverseRecord(account.data, true)] as const,
+  );
   const labels = new Map(decoded);
-  const found = await mapPaced(chain, children.accounts, ({ address }) => labels.get(deriveReverseKey(address, parent)));
+  const found = await mapPaced(chain, children.accounts, ({ address }) =>
+    labels.get(deriveReverseKey(address, parent)),
+  );
   return found.filter((label): label is string => label !== undefined && label !== "");
 }

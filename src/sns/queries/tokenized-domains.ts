@@ -50,7 +50,11 @@ export type TokenizedDomainSource = (chain: ChainReader, wallet: Address) => Pro
  * The active NFT record of a mint, by scanning the tokenizer (the SDK path):
  * the name account when exactly one active record names the mint.
  */
-export async function findActiveRecordOfMint(chain: ChainReader, mint: Address, minContextSlot?: number): Promise<Address | null> {
+export async function findActiveRecordOfMint(
+  chain: ChainReader,
+  mint: Address,
+  minContextSlot?: number,
+): Promise<Address | null> {
   const { accounts } = await chain.getProgramAccounts(NAME_TOKENIZER_ID, {
     filters: [
       { dataSize: NFT_RECORD_LEN },
@@ -66,7 +70,11 @@ export async function findActiveRecordOfMint(chain: ChainReader, mint: Address, 
 export const SCAN_CONCURRENCY = 8;
 
 /** Name accounts of the active records of `mints`: one tokenizer scan per mint, a few at a time. */
-export async function scanRecordsOfMints(chain: ChainReader, mints: readonly Address[], minContextSlot?: number): Promise<Address[]> {
+export async function scanRecordsOfMints(
+  chain: ChainReader,
+  mints: readonly Address[],
+  minContextSlot?: number,
+): Promise<Address[]> {
   const found: (Address | null)[] = new Array(mints.length).fill(null);
   let next = 0;
   const worker = async () => {

@@ -28,7 +28,10 @@ export async function listWalletDomains(
 ): Promise<WalletDomain[]> {
   const [owned, held] = await Promise.all([
     chain.getProgramAccounts(NAME_PROGRAM_ID, {
-      filters: [{ memcmp: { offset: 32, bytes: addressToBytes(wallet) } }, { memcmp: { offset: 0, bytes: ROOT_BYTES } }],
+      filters: [
+        { memcmp: { offset: 32, bytes: addressToBytes(wallet) } },
+        { memcmp: { offset: 0, bytes: ROOT_BYTES } },
+      ],
       dataSlice: { offset: 0, length: 0 },
     }),
     tokenized(chain, wallet),

@@ -12,6 +12,10 @@ export interface InstructionJson {
 
 export const instructionJson = (instruction: Instruction): InstructionJson => ({
   programId: instruction.programId,
-  keys: instruction.accounts.map((meta) => ({ isSigner: meta.signer, isWritable: meta.writable, pubkey: meta.address })),
+  keys: instruction.accounts.map((meta) => ({
+    isSigner: meta.signer,
+    isWritable: meta.writable,
+    pubkey: meta.address,
+  })),
   data: base64.encode(instruction.data),
 });

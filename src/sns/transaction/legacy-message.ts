@@ -48,7 +48,11 @@ function compareAccounts([a, x]: [Address, Flags], [b, y]: [Address, Flags]): nu
 }
 
 /** Compiles `instructions` paid by `feePayer` under `blockhash` (web3.js 1.x account order). */
-export function compileLegacyMessage(feePayer: Address, instructions: readonly Instruction[], blockhash: string): CompiledLegacyMessage {
+export function compileLegacyMessage(
+  feePayer: Address,
+  instructions: readonly Instruction[],
+  blockhash: string,
+): CompiledLegacyMessage {
   const flags = new Map<Address, Flags>();
   const merge = (address: Address, signer: boolean, writable: boolean) => {
     const held = flags.get(address);
@@ -57,7 +61,8 @@ export function compileLegacyMessage(feePayer: Address, instructions: readonly I
       held.writable ||= writable;
     } else flags.set(address, { signer, writable });
   };
-  for (const instruction of instructions) for (const meta of instruction.accounts) merge(meta.address, meta.signer, meta.writable);
+  for (const instruction of instructions)
+    for (const meta of instruction.accounts) merge(meta.address, meta.signer, meta.writable);
   for (const instruction of instructions) merge(instruction.programId, false, false);
 
   const ordered = [...flags].sort(compareAccounts);

@@ -22,7 +22,8 @@ export const MAX_TRANSACTION_BYTES = 1232;
 
 /** Solana's compact-u16 ("shortvec"): 7 bits a byte, low bits first, high bit set when more follow. */
 function compactU16(value: number): number[] {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffff) throw new RangeError(`compact-u16 out of range: ${value}`);
+  if (!Number.isInteger(value) || value < 0 || value > 0xffff)
+    throw new RangeError(`compact-u16 out of range: ${value}`);
   const out: number[] = [];
   let rest = value;
   for (;;) {
@@ -79,7 +80,11 @@ function writeMessage(writer: ByteWriter, message: CompiledLegacyMessage): void 
  * slot per required signature, then the message.
  * @throws SnsError INVALID_INPUT when it would exceed MAX_TRANSACTION_BYTES (a name too long to fit).
  */
-export function unsignedLegacyTransaction(feePayer: Address, instructions: readonly Instruction[], blockhash: string): Uint8Array {
+export function unsignedLegacyTransaction(
+  feePayer: Address,
+  instructions: readonly Instruction[],
+  blockhash: string,
+): Uint8Array {
   const message = compileLegacyMessage(feePayer, instructions, blockhash);
   const writer = new ByteWriter();
   const signatures = message.header.numSignerAccounts;

@@ -150,7 +150,8 @@ let ipv6TieCases = 0;
 
 /** The record object upstream serializes, with the gateway's IPv6 text (difference 4). */
 function recordObject(result: SdkRecordResult, type: RecordType, withType: boolean): unknown {
-  if (result.deserializedContent !== undefined && isIpv6TieCase(type, result.retrievedRecord.getContent())) ipv6TieCases++;
+  if (result.deserializedContent !== undefined && isIpv6TieCase(type, result.retrievedRecord.getContent()))
+    ipv6TieCases++;
   return JSON.parse(JSON.stringify(upstreamRecord(asGateway(result, type), withType ? type : undefined)));
 }
 
@@ -239,7 +240,9 @@ async function compareBatch(
 ): Promise<void> {
   const list = requested.map((type) => (rng.bool(0.1) ? `%20${type}%20` : type)).join(",");
   const ours = seen(await stack.get(`/records-v2/${spelled(rng, domain.name)}?records=${list}`));
-  const theirs = await settle(() => sdk.getMultipleRecordsV2(connection, domain.name, requested, { deserialize: true }));
+  const theirs = await settle(() =>
+    sdk.getMultipleRecordsV2(connection, domain.name, requested, { deserialize: true }),
+  );
   const accounts = domain.exists ? requested.flatMap((type) => domain.records.get(type) ?? []) : [];
   const problems = accounts.map(headerProblem).filter((problem) => problem !== null);
 
@@ -311,7 +314,9 @@ describe(`records over HTTP vs SDK 3.0.26 (seed ${SEED}, RECORDS_HTTP_DIFF_SEED 
         const domain = domains[index]!;
         // Per-domain streams: how the workers interleave cannot change what is asked.
         const rng = createRng(SEED ^ Math.imul(index + 1, 0x9e3779b1));
-        const accounts = Object.fromEntries([...domain.records].map(([type, data]) => [type, Buffer.from(data).toString("hex")]));
+        const accounts = Object.fromEntries(
+          [...domain.records].map(([type, data]) => [type, Buffer.from(data).toString("hex")]),
+        );
         const detail = `seed=${SEED} domain#${index} ${domain.name} exists=${domain.exists} records=${JSON.stringify(accounts)}`;
         await withContext(detail, async () => {
           const requested = batchRequest(rng, domain);
@@ -342,22 +347,26 @@ describe(`records over HTTP vs SDK 3.0.26 (seed ${SEED}, RECORDS_HTTP_DIFF_SEED 
 
     expect([...typesRead].sort()).toEqual([...RECORD_TYPES].sort());
     expect(ipv6TieCases, `seed=${SEED}: no IPv6 tie case compared`).toBeGreaterThan(0);
-    expectReached(tally, [
-      "fresh",
-      "stale",
-      "tokenized fresh",
-      "tokenized stale",
-      "roa true",
-      "roa false",
-      "roa undefined",
-      "single upstream 404",
-      "single upstream 422",
-      "single upstream 500",
-      "batch of all",
-      "batch of some",
-      "batch partial",
-      "batch 404",
-      "batch unreadable",
-    ], SEED);
+    expectReached(
+      tally,
+      [
+        "fresh",
+        "stale",
+        "tokenized fresh",
+        "tokenized stale",
+        "roa true",
+        "roa false",
+        "roa undefined",
+        "single upstream 404",
+        "single upstream 422",
+        "single upstream 500",
+        "batch of all",
+        "batch of some",
+        "batch partial",
+        "batch 404",
+        "batch unreadable",
+      ],
+      SEED,
+    );
   });
 });

@@ -63,21 +63,28 @@ describe(`bulk resolve: gateway vs official SDK on ${COUNT} generated states`, (
     ["/resolve", ".sns"],
     ["/resolve", ".sol"],
     ["/safe-resolve", ".sns"],
-  ])("POST %s with every name as <name>%s", async (route, suffix) => {
-    expect(states.length).toBeGreaterThanOrEqual(1000);
-    const items = await bulkItems(route, suffix);
-    const mismatches = states.flatMap((state, i) => {
-      const observed = sdk.get(state)!;
-      const expected = expectedAnswer(observed, state.expected.none);
-      const got = asOutcome(items[i]!);
-      const problems = [];
-      if (!sameSdkOutcome(observed, state.expected.none.sdk)) problems.push("generator≠SDK");
-      if (items[i]!.domain !== `${state.name}${suffix}`) problems.push("domain not echoed");
-      if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push("gateway≠SDK");
-      return problems.map((what) => `${what}: seed ${seed} #${i} ${state.label} ${JSON.stringify(state.name)} sdk ${JSON.stringify(observed)} got ${JSON.stringify(got)} expected ${JSON.stringify(expected)}`);
-    });
-    expect(mismatches.slice(0, 10), `${mismatches.length} disagreement(s), seed ${seed}`).toEqual([]);
-    const statuses = new Set(items.map((item) => item.status));
-    for (const status of [200, 404, 422, 500]) expect(statuses, `seed ${seed}`).toContain(status);
-  }, PHASE_TIMEOUT_MS);
+  ])(
+    "POST %s with every name as <name>%s",
+    async (route, suffix) => {
+      expect(states.length).toBeGreaterThanOrEqual(1000);
+      const items = await bulkItems(route, suffix);
+      const mismatches = states.flatMap((state, i) => {
+        const observed = sdk.get(state)!;
+        const expected = expectedAnswer(observed, state.expected.none);
+        const got = asOutcome(items[i]!);
+        const problems = [];
+        if (!sameSdkOutcome(observed, state.expected.none.sdk)) problems.push("generator≠SDK");
+        if (items[i]!.domain !== `${state.name}${suffix}`) problems.push("domain not echoed");
+        if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push("gateway≠SDK");
+        return problems.map(
+          (what) =>
+            `${what}: seed ${seed} #${i} ${state.label} ${JSON.stringify(state.name)} sdk ${JSON.stringify(observed)} got ${JSON.stringify(got)} expected ${JSON.stringify(expected)}`,
+        );
+      });
+      expect(mismatches.slice(0, 10), `${mismatches.length} disagreement(s), seed ${seed}`).toEqual([]);
+      const statuses = new Set(items.map((item) => item.status));
+      for (const status of [200, 404, 422, 500]) expect(statuses, `seed ${seed}`).toContain(status);
+    },
+    PHASE_TIMEOUT_MS,
+  );
 });

@@ -177,53 +177,59 @@ describe(`resolve: gateway vs official SDK on ${cases.length} generated states`,
    * policy leaking into other branches.
    */
   const casesFor = (policy: PdaPolicyName) =>
-    policy === "none"
-      ? cases
-      : cases.filter((c, i) => i % 4 === 1 || isPdaRejection(c.state.expected.none.sdk));
+    policy === "none" ? cases : cases.filter((c, i) => i % 4 === 1 || isPdaRejection(c.state.expected.none.sdk));
 
-  it.each(PDA_POLICIES)("agree with the PDA-owner policy %s", async (policy) => {
-    const { stack } = stacks[policy];
-    const selected = casesFor(policy);
-    const mismatches: Mismatch[] = [];
-    await mapLimit(selected, CONCURRENCY, async (c) => {
-      const expectation = c.state.expected[policy];
-      const [sdk, gateway] = await Promise.all([
-        sdkFor(policy, c),
-        gatewayOutcome(stack, resolvePath("resolve", c.state.name, ".sns")),
-      ]);
-      const expected = expectedAnswer(sdk, expectation);
-      const details = { policy, sdk, gateway, expectedGateway: expected, generator: expectation };
-      if (!sameSdkOutcome(sdk, expectation.sdk)) mismatches.push({ what: "generator≠SDK", c, details });
-      if (!sameAnswer(gateway, expected)) mismatches.push({ what: "gateway≠SDK", c, details });
-    });
-    const rejections = selected.filter((c) => isPdaRejection(c.state.expected.none.sdk));
-    expect(rejections.length).toBeGreaterThanOrEqual(MIN_PER_CLASS);
-    if (mismatches.length > 0) expect.fail(report(mismatches));
-  }, PHASE_TIMEOUT_MS);
+  it.each(PDA_POLICIES)(
+    "agree with the PDA-owner policy %s",
+    async (policy) => {
+      const { stack } = stacks[policy];
+      const selected = casesFor(policy);
+      const mismatches: Mismatch[] = [];
+      await mapLimit(selected, CONCURRENCY, async (c) => {
+        const expectation = c.state.expected[policy];
+        const [sdk, gateway] = await Promise.all([
+          sdkFor(policy, c),
+          gatewayOutcome(stack, resolvePath("resolve", c.state.name, ".sns")),
+        ]);
+        const expected = expectedAnswer(sdk, expectation);
+        const details = { policy, sdk, gateway, expectedGateway: expected, generator: expectation };
+        if (!sameSdkOutcome(sdk, expectation.sdk)) mismatches.push({ what: "generator≠SDK", c, details });
+        if (!sameAnswer(gateway, expected)) mismatches.push({ what: "gateway≠SDK", c, details });
+      });
+      const rejections = selected.filter((c) => isPdaRejection(c.state.expected.none.sdk));
+      expect(rejections.length).toBeGreaterThanOrEqual(MIN_PER_CLASS);
+      if (mismatches.length > 0) expect.fail(report(mismatches));
+    },
+    PHASE_TIMEOUT_MS,
+  );
 
-  it("agree through /resolve/<name>.sol (slot below the cutoff) and /safe-resolve/<name>.sns", async () => {
-    const { stack } = stacks.none;
-    const slice = cases.filter((_, i) => i % 5 === 0);
-    const mismatches: Mismatch[] = [];
-    await mapLimit(slice, CONCURRENCY, async (c) => {
-      const [sdk, viaSol, viaSafe] = await Promise.all([
-        sdkFor("none", c),
-        gatewayOutcome(stack, resolvePath("resolve", c.state.name, ".sol")),
-        gatewayOutcome(stack, resolvePath("safe-resolve", c.state.name, ".sns")),
-      ]);
-      const expected = expectedAnswer(sdk, c.state.expected.none);
-      for (const [route, gateway] of [
-        ["/resolve .sol", viaSol],
-        ["/safe-resolve .sns", viaSafe],
-      ] as const) {
-        if (!sameAnswer(gateway, expected)) {
-          mismatches.push({ what: `gateway${route}≠SDK`, c, details: { sdk, gateway, expectedGateway: expected } });
+  it(
+    "agree through /resolve/<name>.sol (slot below the cutoff) and /safe-resolve/<name>.sns",
+    async () => {
+      const { stack } = stacks.none;
+      const slice = cases.filter((_, i) => i % 5 === 0);
+      const mismatches: Mismatch[] = [];
+      await mapLimit(slice, CONCURRENCY, async (c) => {
+        const [sdk, viaSol, viaSafe] = await Promise.all([
+          sdkFor("none", c),
+          gatewayOutcome(stack, resolvePath("resolve", c.state.name, ".sol")),
+          gatewayOutcome(stack, resolvePath("safe-resolve", c.state.name, ".sns")),
+        ]);
+        const expected = expectedAnswer(sdk, c.state.expected.none);
+        for (const [route, gateway] of [
+          ["/resolve .sol", viaSol],
+          ["/safe-resolve .sns", viaSafe],
+        ] as const) {
+          if (!sameAnswer(gateway, expected)) {
+            mismatches.push({ what: `gateway${route}≠SDK`, c, details: { sdk, gateway, expectedGateway: expected } });
+          }
         }
-      }
-    });
-    expect(slice.length).toBeGreaterThanOrEqual(200);
-    if (mismatches.length > 0) expect.fail(report(mismatches));
-  }, PHASE_TIMEOUT_MS);
+      });
+      expect(slice.length).toBeGreaterThanOrEqual(200);
+      if (mismatches.length > 0) expect.fail(report(mismatches));
+    },
+    PHASE_TIMEOUT_MS,
+  );
 
   /*
    * RPC-side failures are not chain states, so they are injected: a JSON-RPC

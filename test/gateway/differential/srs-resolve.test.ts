@@ -32,7 +32,11 @@ const FIXED_SEED = 20_261_125;
 const envSeed = process.env.DIFF_SEED?.trim();
 const seeds = envSeed ? [Number(envSeed)] : seedsOfThisRun(FIXED_SEED);
 const perSeed = process.env.DIFF_COUNT ? Number(process.env.DIFF_COUNT) : seeds.length === 1 ? 1000 : 500;
-if (seeds.some((seed) => !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) || !Number.isInteger(perSeed) || perSeed < 1) {
+if (
+  seeds.some((seed) => !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) ||
+  !Number.isInteger(perSeed) ||
+  perSeed < 1
+) {
   throw new Error("DIFF_SEED must be a u32 and DIFF_COUNT a positive integer");
 }
 
@@ -44,12 +48,17 @@ interface Case {
 const cases: Case[] = seeds.flatMap((seed) =>
   generateSrsStates(createRng(seed), perSeed, `g${seed}`).map((state, index) => ({ seed, index, state })),
 );
-console.info(`differential SRS resolve: seeds ${seeds.join(", ")} × ${perSeed} states (reproduce with DIFF_SEED=<seed>)`);
+console.info(
+  `differential SRS resolve: seeds ${seeds.join(", ")} × ${perSeed} states (reproduce with DIFF_SEED=<seed>)`,
+);
 
 const POLICIES = {
   none: { env: {}, reference: { allowPda: false } },
   any: { env: { ALLOW_PDA_OWNERS: "any" }, reference: { allowPda: "any" } },
-  programs: { env: { ALLOW_PDA_OWNERS: SRS_ALLOWED_PROGRAM }, reference: { allowPda: true, programIds: [SRS_ALLOWED_PROGRAM] } },
+  programs: {
+    env: { ALLOW_PDA_OWNERS: SRS_ALLOWED_PROGRAM },
+    reference: { allowPda: true, programIds: [SRS_ALLOWED_PROGRAM] },
+  },
 } as const satisfies Record<string, { env: Record<string, string>; reference: ReferencePolicy }>;
 type PolicyName = keyof typeof POLICIES;
 
@@ -97,7 +106,11 @@ beforeAll(async () => {
   connection = new Connection(localnet.url, "processed");
   await Promise.all(
     (Object.keys(POLICIES) as PolicyName[]).map(async (policy) => {
-      gateways[policy] = await startTestGateway({ RPC_URL: localnet.url, SOL_SRS_RESOLUTION: "on", ...POLICIES[policy].env });
+      gateways[policy] = await startTestGateway({
+        RPC_URL: localnet.url,
+        SOL_SRS_RESOLUTION: "on",
+        ...POLICIES[policy].env,
+      });
     }),
   );
 }, 120_000);
@@ -129,18 +142,30 @@ describe("SRS resolution: the gateway against the reference resolver", () => {
           expect(answer, `/resolve under ${policy}: reference ${reference.kind}`).toEqual(expectedAnswer(reference));
           count(statuses, `resolve ${answer.status}`);
           if (policy !== "none") continue;
-          const sns = state.name.includes(".") ? ({ kind: "DomainDoesNotExist" } as const) : await referenceRegistryOwner(connection, state.name);
+          const sns = state.name.includes(".")
+            ? ({ kind: "DomainDoesNotExist" } as const)
+            : await referenceRegistryOwner(connection, state.name);
           const safe = await answerOf(gateways.none, `/safe-resolve/${path}.sol`);
-          expect(safe, `/safe-resolve: SRS ${reference.kind}, SNS ${sns.kind}`).toEqual(expectedSafeAnswer(reference, sns));
+          expect(safe, `/safe-resolve: SRS ${reference.kind}, SNS ${sns.kind}`).toEqual(
+            expectedSafeAnswer(reference, sns),
+          );
           count(statuses, `safe ${safe.status}`);
         }
       });
     });
     console.info(`differential SRS resolve: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
     for (const seed of seeds) {
-      expectReached(statuses, ["resolve 200", "resolve 404", "resolve 410", "resolve 422", "resolve 500", "safe 200", "safe 409"], seed);
+      expectReached(
+        statuses,
+        ["resolve 200", "resolve 404", "resolve 410", "resolve 422", "resolve 500", "safe 200", "safe 409"],
+        seed,
+      );
     }
     expectReached(shapes, ["valid", "missing", "foreign", "short", "discriminator", "class", "owner-type"], seeds[0]!);
-    expectReached(shapes, SRS_TOKEN_DEFECTS.map((defect) => `token/${defect}`), seeds[0]!);
+    expectReached(
+      shapes,
+      SRS_TOKEN_DEFECTS.map((defect) => `token/${defect}`),
+      seeds[0]!,
+    );
   }, 600_000);
 });

@@ -9,9 +9,37 @@ const dir = mkdtempSync(join(tmpdir(), "node-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const LINES: RequestLine[] = [
-  { reqId: "0b6c6a3e-8d1f-4b7a-9c3e-2f1a5d7e9b10", method: "GET", route: "/resolve/:domain", status: 200, ms: 1.23, rpcCalls: 2, rpcAccounts: 5, rpcOverride: false },
-  { reqId: 'q"uo\\te', method: "PROPFIND", route: "unmatched", status: 404, ms: 0, rpcCalls: 0, rpcAccounts: 0, rpcOverride: true },
-  { reqId: "trace-1", method: "GET", route: "/records-v2/:domain", status: 502, ms: 1500.5, rpcCalls: 1, rpcAccounts: 100, rpcOverride: false, error: "RPC_HTTP_STATUS" },
+  {
+    reqId: "0b6c6a3e-8d1f-4b7a-9c3e-2f1a5d7e9b10",
+    method: "GET",
+    route: "/resolve/:domain",
+    status: 200,
+    ms: 1.23,
+    rpcCalls: 2,
+    rpcAccounts: 5,
+    rpcOverride: false,
+  },
+  {
+    reqId: 'q"uo\\te',
+    method: "PROPFIND",
+    route: "unmatched",
+    status: 404,
+    ms: 0,
+    rpcCalls: 0,
+    rpcAccounts: 0,
+    rpcOverride: true,
+  },
+  {
+    reqId: "trace-1",
+    method: "GET",
+    route: "/records-v2/:domain",
+    status: 502,
+    ms: 1500.5,
+    rpcCalls: 1,
+    rpcAccounts: 100,
+    rpcOverride: false,
+    error: "RPC_HTTP_STATUS",
+  },
 ];
 
 /** Each line written through pino's general path and through the request writer, time set aside. */

@@ -21,18 +21,21 @@ describe("node entry", () => {
   it.each([
     ["0.0.0.0", "every address"],
     ["127.0.0.1", "loopback"],
-  ])("HOST=%s (%s): the listening line gives the address and port as bound, and a URL to open beside them", async (host) => {
-    const gateway = startEntry([ENTRY], { PORT: "0", HOST: host, LOG_LEVEL: "info" });
-    try {
-      const [line] = await gateway.waitFor(/^\{.*"msg":"listening".*\}$/m);
-      const logged = JSON.parse(line) as { address: string; port: number; url: string };
-      expect(logged.address).toBe(host);
-      expect(logged.port).toBeGreaterThan(0);
-      expect(logged.url).toBe(`http://127.0.0.1:${logged.port}`);
-      const health = await request(logged.url, "/health");
-      expect(health.status).toBe(200);
-    } finally {
-      await gateway.stop();
-    }
-  });
+  ])(
+    "HOST=%s (%s): the listening line gives the address and port as bound, and a URL to open beside them",
+    async (host) => {
+      const gateway = startEntry([ENTRY], { PORT: "0", HOST: host, LOG_LEVEL: "info" });
+      try {
+        const [line] = await gateway.waitFor(/^\{.*"msg":"listening".*\}$/m);
+        const logged = JSON.parse(line) as { address: string; port: number; url: string };
+        expect(logged.address).toBe(host);
+        expect(logged.port).toBeGreaterThan(0);
+        expect(logged.url).toBe(`http://127.0.0.1:${logged.port}`);
+        const health = await request(logged.url, "/health");
+        expect(health.status).toBe(200);
+      } finally {
+        await gateway.stop();
+      }
+    },
+  );
 });

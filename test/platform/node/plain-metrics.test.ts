@@ -1,6 +1,11 @@
 import { Counter, Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { type CounterChild, type HistogramChild, PlainCounter, PlainHistogram } from "../../../src/platform/node/plain-metrics.js";
+import {
+  type CounterChild,
+  type HistogramChild,
+  PlainCounter,
+  PlainHistogram,
+} from "../../../src/platform/node/plain-metrics.js";
 import { type Rng, createRng, seedFromEnv } from "../../../testkit/rng.js";
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -20,8 +25,19 @@ describe("plain counters and histograms", () => {
   it("render the same exposition text as prom-client's Counter and Histogram given the same reports", async () => {
     const theirs = new Registry();
     const ours = new Registry();
-    const counter = new Counter({ name: "t_requests_total", help: "requests", labelNames: ["route", "status"], registers: [theirs] });
-    const histogram = new Histogram({ name: "t_seconds", help: "seconds", labelNames: ["route"], buckets: BUCKETS, registers: [theirs] });
+    const counter = new Counter({
+      name: "t_requests_total",
+      help: "requests",
+      labelNames: ["route", "status"],
+      registers: [theirs],
+    });
+    const histogram = new Histogram({
+      name: "t_seconds",
+      help: "seconds",
+      labelNames: ["route"],
+      buckets: BUCKETS,
+      registers: [theirs],
+    });
     const unlabelled = new Histogram({ name: "t_batch", help: "per batch", buckets: [1, 2, 5], registers: [theirs] });
     const fixed = new Counter({ name: "t_cache_total", help: "lookups", labelNames: ["result"], registers: [theirs] });
     const plainCounter = new PlainCounter({ name: "t_requests_total", help: "requests", registers: [ours] });
@@ -158,7 +174,9 @@ function bucketLayout(rng: Rng): number[] {
   // Distinct as prom-client keys its buckets: by the bound's string. No bound of -1: prom-client marks a value
   // past every bound with -1 and then counts it in the bucket keyed "-1" when there is one (the gateway's
   // bounds are all positive; the plain histogram counts such a value in +Inf only, as the format means).
-  const distinct = new Map(bounds.filter((bound) => bound !== -1 && !Object.is(bound, -0)).map((bound) => [String(bound), bound]));
+  const distinct = new Map(
+    bounds.filter((bound) => bound !== -1 && !Object.is(bound, -0)).map((bound) => [String(bound), bound]),
+  );
   return [...distinct.values()].sort((a, b) => a - b);
 }
 
@@ -215,7 +233,8 @@ function increment(rng: Rng): number {
 type Labels = Record<string, string>;
 
 /** prom-client's key for a series: label names in sorted order, `name:value,` each, nothing escaped. */
-const promKey = (labels: Labels, sortedNames: readonly string[]) => sortedNames.map((name) => `${name}:${labels[name]},`).join("");
+const promKey = (labels: Labels, sortedNames: readonly string[]) =>
+  sortedNames.map((name) => `${name}:${labels[name]},`).join("");
 
 interface Series {
   /** The label set in a key order of its own: the order the first report passes it in is the one printed. */
@@ -297,7 +316,9 @@ function generateMetric(rng: Rng, name: string, theirs: Registry, ours: Registry
   const help = helpText(rng);
   const names = new Set<string>();
   for (let i = rng.pick([0, 0, 1, 1, 2, 2, 3, 4, 6]); i > 0; i--) {
-    const label = rng.bool(0.3) ? rng.pick(["route", "method", "status", "endpoint", "outcome", "result"]) : identifier(rng, NAME_HEAD, NAME_TAIL);
+    const label = rng.bool(0.3)
+      ? rng.pick(["route", "method", "status", "endpoint", "outcome", "result"])
+      : identifier(rng, NAME_HEAD, NAME_TAIL);
     if (!(histogram && label === "le")) names.add(label); // `le` is the bucket label: prom-client refuses it
   }
   const labelNames = [...names];
@@ -381,7 +402,9 @@ describe(`plain counters and histograms over generated reports (seed ${SEED})`, 
       tally.histograms += metrics.filter((metric) => metric.bounds).length;
       for (const { series } of metrics) {
         tally.series += series.length;
-        tally.escaped += series.filter(({ labels }) => Object.values(labels).some((value) => /["\\\n]/.test(value))).length;
+        tally.escaped += series.filter(({ labels }) =>
+          Object.values(labels).some((value) => /["\\\n]/.test(value)),
+        ).length;
       }
     }
     console.info(`plain metrics parity: seed ${SEED}: ${JSON.stringify(tally)}`);

@@ -37,8 +37,11 @@ describe("nodeRequestHeader", () => {
     };
     for (let i = 0; i < 2000; i++) {
       const raw: string[] = [];
-      for (let fields = draw(6); fields > 0; fields--) raw.push(names[draw(names.length)]!, values[draw(values.length)]!);
-      expect(nodeRequestHeader(contextWith(raw), "x-request-id"), JSON.stringify(raw)).toBe(viaHeaders(raw, "x-request-id"));
+      for (let fields = draw(6); fields > 0; fields--)
+        raw.push(names[draw(names.length)]!, values[draw(values.length)]!);
+      expect(nodeRequestHeader(contextWith(raw), "x-request-id"), JSON.stringify(raw)).toBe(
+        viaHeaders(raw, "x-request-id"),
+      );
     }
   });
 

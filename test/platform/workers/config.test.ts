@@ -11,7 +11,8 @@ describe("the Workers build under workerd", () => {
       expect(answer.headers.get("content-type")).toBe("application/json");
       expect(answer.body).toEqual({
         s: "error",
-        result: "invalid configuration: RPC_URL: must be an http(s) URL; RPC_TIMEOUT_MS: must be an integer in [1, 600000]",
+        result:
+          "invalid configuration: RPC_URL: must be an http(s) URL; RPC_TIMEOUT_MS: must be an integer in [1, 600000]",
       });
     } finally {
       await gateway.close();

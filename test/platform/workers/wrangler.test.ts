@@ -61,7 +61,10 @@ describe("wrangler.toml", () => {
       expect(CONFIG_VARIABLES, `wrangler.toml [vars]: ${name} is not a setting`).toContain(name);
       // RPC_URL has no default: its line shows what a value looks like.
       if (name === "RPC_URL") continue;
-      expect(loadConfig({ [name]: value }), `wrangler.toml [vars]: ${name} = "${value}"${commented ? " (commented out)" : ""} is not the default of src/config.ts`).toEqual(defaults);
+      expect(
+        loadConfig({ [name]: value }),
+        `wrangler.toml [vars]: ${name} = "${value}"${commented ? " (commented out)" : ""} is not the default of src/config.ts`,
+      ).toEqual(defaults);
     }
   });
 });
@@ -74,7 +77,14 @@ describe("wrangler.toml", () => {
 function wranglerEnv(home: string): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("CLOUDFLARE_")) env[name] = value;
-  return { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", XDG_CONFIG_HOME: home };
+  return {
+    ...env,
+    CI: "true",
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_HIDE_BANNER: "true",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    XDG_CONFIG_HOME: home,
+  };
 }
 
 /** The README's figure for the Workers bundle, in KiB: `dist-worker/worker.js` N KiB minified, M KiB gzip. */
@@ -89,28 +99,43 @@ describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
   });
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-  it("`npm run deploy -- --dry-run` builds the bundle offline, the size the README states within 5%", { timeout: 120_000 }, async () => {
-    const run = startEntry(["npm", "run", "--silent", "deploy", "--", "--dry-run", "--outdir", join(home, "out")], wranglerEnv(home), false);
-    const output = () => run.stdout() + run.stderr();
-    expect(await run.exited, output()).toBe(0);
-    expect(output()).toContain("Running: npm run build:worker");
-    const measured = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output());
-    expect(measured, output()).not.toBeNull();
-    const [kib, gzipKib] = [Number(measured![1]), Number(measured![2])];
-    console.log(`wrangler deploy --dry-run: ${kib} KiB, gzip ${gzipKib} KiB`);
-    const stated = STATED.exec(readme);
-    expect(stated, "README.md: the Workers bundle size, as `dist-worker/worker.js` N KiB minified, M KiB gzip").not.toBeNull();
-    const [statedKib, statedGzip] = [Number(stated![1]!.replace(/,/g, "")), Number(stated![2]!.replace(/,/g, ""))];
-    const message = `README.md states ${statedKib} KiB, ${statedGzip} KiB gzip; wrangler measures ${kib} KiB, ${gzipKib} KiB gzip`;
-    expect(Math.abs(statedKib - kib) / kib, message).toBeLessThanOrEqual(TOLERANCE);
-    expect(Math.abs(statedGzip - gzipKib) / gzipKib, message).toBeLessThanOrEqual(TOLERANCE);
-  });
+  it(
+    "`npm run deploy -- --dry-run` builds the bundle offline, the size the README states within 5%",
+    { timeout: 120_000 },
+    async () => {
+      const run = startEntry(
+        ["npm", "run", "--silent", "deploy", "--", "--dry-run", "--outdir", join(home, "out")],
+        wranglerEnv(home),
+        false,
+      );
+      const output = () => run.stdout() + run.stderr();
+      expect(await run.exited, output()).toBe(0);
+      expect(output()).toContain("Running: npm run build:worker");
+      const measured = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output());
+      expect(measured, output()).not.toBeNull();
+      const [kib, gzipKib] = [Number(measured![1]), Number(measured![2])];
+      console.log(`wrangler deploy --dry-run: ${kib} KiB, gzip ${gzipKib} KiB`);
+      const stated = STATED.exec(readme);
+      expect(
+        stated,
+        "README.md: the Workers bundle size, as `dist-worker/worker.js` N KiB minified, M KiB gzip",
+      ).not.toBeNull();
+      const [statedKib, statedGzip] = [Number(stated![1]!.replace(/,/g, "")), Number(stated![2]!.replace(/,/g, ""))];
+      const message = `README.md states ${statedKib} KiB, ${statedGzip} KiB gzip; wrangler measures ${kib} KiB, ${gzipKib} KiB gzip`;
+      expect(Math.abs(statedKib - kib) / kib, message).toBeLessThanOrEqual(TOLERANCE);
+      expect(Math.abs(statedGzip - gzipKib) / gzipKib, message).toBeLessThanOrEqual(TOLERANCE);
+    },
+  );
 
   it("`npm run dev:worker` serves the Worker on loopback, offline", { timeout: 120_000 }, async () => {
     const free = await holdPort();
     await free.release();
     const { port } = free;
-    const run = startEntry(["npm", "run", "--silent", "dev:worker", "--", "--port", String(port), "--persist-to", join(home, "state")], wranglerEnv(home), false);
+    const run = startEntry(
+      ["npm", "run", "--silent", "dev:worker", "--", "--port", String(port), "--persist-to", join(home, "state")],
+      wranglerEnv(home),
+      false,
+    );
     const output = () => run.stdout() + run.stderr();
     try {
       const deadline = Date.now() + 90_000;
