@@ -8,9 +8,15 @@ import { NPM_START } from "./npm-start.js";
 const OUT_DIR = cacheDirFor("sns-gateway-test");
 const PROJECT = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
 
-let compiled: string | undefined;
+/** The environment variable naming the entry testkit/build-once.ts compiled for this test run. */
+export const COMPILED_ENTRY_VARIABLE = "SNS_GATEWAY_TEST_ENTRY";
 
-/** `src/` compiled once per test process, as `npm start` runs it. */
+let compiled: string | undefined = process.env[COMPILED_ENTRY_VARIABLE];
+
+/**
+ * `src/` compiled as `npm start` runs it: once per `vitest run` (testkit/build-once.ts, before any file
+ * starts), else once per process that asks (a benchmark, a test file run outside vitest's global setup).
+ */
 export function compiledEntry(): string {
   if (!compiled) {
     const { diagnostics } = compileProject(PROJECT, OUT_DIR);

@@ -1,18 +1,24 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { Miniflare, type MiniflareOptions } from "miniflare";
 import type { Env } from "../src/config.js";
 import { INDEX_OBJECT_BINDING } from "../src/platform/workers/bindings.js";
+import { WORKER_BUNDLE_VARIABLE } from "./worker-bundle-file.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
 import { WORKER_ENTRY, workerBuildOptions } from "../scripts/worker-bundle.mjs";
 
 let bundle: Promise<string> | undefined;
 
-/** The Workers bundle, built once per test process from the current sources (as `npm run build:worker` does). */
+/**
+ * The Workers bundle from the current sources (as `npm run build:worker` builds it): the one
+ * testkit/build-once.ts built for this `vitest run`, else built once per process.
+ */
 function workerScript(): Promise<string> {
+  const built = process.env[WORKER_BUNDLE_VARIABLE];
+  if (built) bundle ??= readFile(built, "utf8");
   bundle ??= build({ ...workerBuildOptions, entryPoints: [WORKER_ENTRY], write: false }).then(
     (result) => result.outputFiles![0]!.text,
   );

@@ -1,7 +1,7 @@
 /**
  * The demo ledger's SRS names (fixtures/demo.json `srsNames`) as `npm run
  * demo -- --srs` shows them: what each shows, its request, and the status it
- * is answered with (test/http/srs-demo.test.ts sends each).
+ * is answered with (test/gateway/srs-demo.test.ts sends each).
  */
 export const SRS_DEMO_EXAMPLES: readonly (readonly [what: string, path: string, status: number])[] = [
   ["SRS: a name owned by a key (expires in 2100)", "/resolve/plain.sol", 200],

@@ -11,6 +11,7 @@ import { RECORD_TYPES, type RecordType } from "../../src/sns/record-types.js";
 import { decodeRecordV2 } from "../../src/sns/layouts/record-v2.js";
 import { type Settled, type Tally, count, expectReached, settle, withContext } from "../../testkit/differential.js";
 import { headerProblem, randomContent, randomRecordAccount, randomText } from "../../testkit/record-gen.js";
+import { WITH_FIXED_SEEDS } from "../../testkit/differential-seeds.js";
 import { type Rng, createRng, seedFromEnv } from "../../testkit/rng.js";
 import { type SdkConnection, type SdkRecordResult, sdk, tryDecode, upstreamRecord } from "../../testkit/sdk.js";
 import { asGateway, expectedRecordText } from "./records-ipv6.js";
@@ -254,10 +255,13 @@ async function checkEncode(type: RecordType, value: string): Promise<void> {
 const FIXED_SEED = 0x5e_ed_20_26;
 const RANDOM_SEED = seedFromEnv("RECORDS_DIFF_SEED");
 
-describe.each([
-  ["fixed", FIXED_SEED, 2400],
+// The fixed seed where this run has it (testkit/differential-seeds.ts: once per CI run); the fresh one always.
+const SEEDS: [string, number, number][] = [
+  ...(WITH_FIXED_SEEDS ? [["fixed", FIXED_SEED, 2400] as [string, number, number]] : []),
   ["fresh", RANDOM_SEED, 800],
-])("records vs SDK 3.0.26 (%s seed %i)", (_, seed, cases) => {
+];
+
+describe.each(SEEDS)("records vs SDK 3.0.26 (%s seed %i)", (_, seed, cases) => {
   it(`single records: ${cases} random accounts over all 28 types`, async () => {
     const rng = createRng(seed);
     const tally: Tally = new Map();

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildLedger, createRng, generateStates } from "../../testkit/chain-gen.js";
 import type { BranchLabel } from "../../testkit/chain-gen.js";
-import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
+import { type Answer, type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 /**
  * What one bulk request of 1,000 names costs `RPC_URL`, in JSON-RPC calls
@@ -48,7 +48,7 @@ const postNames = (stack: Stack, domains: readonly string[], headers: Record<str
 const statusesOf = (answer: Answer): number[] =>
   (answer.body as { result: { status: number }[] }).result.map((item) => item.status);
 
-describe("bulk requests of 1,000 names: JSON-RPC calls to RPC_URL", () => {
+describeOnNode("bulk requests of 1,000 names: JSON-RPC calls to RPC_URL", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(ledger, { RPC_RATE_LIMIT: "0" });
@@ -79,7 +79,7 @@ describe("bulk requests of 1,000 names: JSON-RPC calls to RPC_URL", () => {
   }, 120_000);
 });
 
-describe("RPC_RATE_LIMIT (default): a client sending bulk requests of tokenized names", () => {
+describeOnNode("RPC_RATE_LIMIT (default): a client sending bulk requests of tokenized names", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(ledger, { CLIENT_IP_HEADER: "x-real-ip" });

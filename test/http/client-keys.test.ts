@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { canonicalClientKey } from "../../src/http/clients/client-key.js";
-import { type Stack, startStack } from "../../testkit/stack.js";
+import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 /** Spellings of one IPv4 address a proxy header (or a client writing it) may carry. */
 const ONE_IPV4 = [
@@ -13,7 +13,7 @@ const ONE_IPV4 = [
   "0xc6.0x33.0x64.0x17",
 ];
 
-describe("canonicalClientKey", () => {
+describeOnNode("canonicalClientKey", () => {
   it("gives every spelling of one IPv4 address one key, IPv4-mapped IPv6 folded to IPv4", () => {
     expect(new Set(ONE_IPV4.map(canonicalClientKey))).toEqual(new Set(["198.51.100.23"]));
   });
@@ -38,7 +38,7 @@ describe("canonicalClientKey", () => {
  * draw on one client's RPC calls (RPC_RATE_LIMIT), an IPv6 /64 is one client, and a header value that
  * is no address counts as the socket's peer (the proxy: one shared bucket).
  */
-describe("CLIENT_IP_HEADER: one client, one bucket", () => {
+describeOnNode("CLIENT_IP_HEADER: one client, one bucket", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import npmChromium from "@sparticuz/chromium";
 import { type BrowserContext, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
-import { type Stack, startStack } from "../../testkit/stack.js";
+import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 const SCREENSHOT = "test-results/docs.png";
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
@@ -48,7 +48,7 @@ async function browser(): Promise<{ executablePath: string; args: string[]; name
 
 const isLoopback = (url: URL) => ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
 
-describe("/docs in a real browser", () => {
+describeOnNode("/docs in a real browser", () => {
   let stack: Stack;
   let profile: string;
   let context: BrowserContext;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   Ledger,
   type Localnet,
@@ -8,7 +8,7 @@ import {
   tokenizeDomain,
 } from "../../src/localnet/index.js";
 import { deriveDomainKey } from "../../src/sns/derive.js";
-import { type TestGateway, request, startTestGateway } from "../../testkit/stack.js";
+import { type TestGateway, request, startTestGateway, describeOnNode } from "../../testkit/stack.js";
 
 // The tokenized index over several endpoints, one of which lags: three
 // ledgers built alike, where the lagging one does not see the last
@@ -50,7 +50,7 @@ const domainsOf = async (wallet: string) => {
   return (answer.body as { result: { domain: string }[] }).result.map((entry) => entry.domain);
 };
 
-describe("a lagging endpoint", () => {
+describeOnNode("a lagging endpoint", () => {
   it("never makes /domains go backwards", async () => {
     expect(await domainsOf(bob)).toEqual([]);
     const art = deriveDomainKey("art");

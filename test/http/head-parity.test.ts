@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile } from "../../src/localnet/index.js";
 import { rawExchange } from "../../testkit/raw-http.js";
-import { type Stack, startStack } from "../../testkit/stack.js";
+import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 /**
  * `HEAD` on every GET route (enumerated from the OpenAPI document, with the
@@ -91,7 +91,7 @@ const compared = (headers: Record<string, string>) =>
       .map(([name, value]) => [name, COUNTED.has(name) ? "(a count)" : value]),
   );
 
-describe("HEAD", () => {
+describeOnNode("HEAD", () => {
   it("covers every GET route of the document, the /docs files, /metrics and /health", () => {
     for (const path of [
       "/openapi.json",

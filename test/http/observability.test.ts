@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type RunningGateway, startGateway } from "../../src/platform/node/gateway.js";
 import { DEMO_FIXTURE_PATH, Ledger, loadFixtureFile } from "../../src/localnet/index.js";
@@ -7,7 +7,7 @@ import { compiledEntry, startChildGateway } from "../../testkit/child-gateway.js
 import { captureLog } from "../../testkit/log-capture.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { rawExchange } from "../../testkit/raw-http.js";
-import { type Answer, type Stack, request, startStack } from "../../testkit/stack.js";
+import { type Answer, type Stack, request, startStack, describeOnNode } from "../../testkit/stack.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -40,7 +40,7 @@ async function delta(
   return Object.fromEntries(Object.keys(samples).map((id) => [id, after[id]! - before[id]!]));
 }
 
-describe("GET /metrics", () => {
+describeOnNode("GET /metrics", () => {
   it("answers Prometheus text, outside the envelope, never cached", async () => {
     const answer = await stack.get("/metrics");
     expect(answer.status).toBe(200);
@@ -206,7 +206,7 @@ describe("GET /metrics", () => {
   });
 });
 
-describe("X-Request-Id", () => {
+describeOnNode("X-Request-Id", () => {
   it("is generated when absent, on every kind of answer", async () => {
     const answers: Answer[] = [
       await stack.get("/resolve/plain.sns"),
@@ -243,7 +243,7 @@ describe("X-Request-Id", () => {
   });
 });
 
-describe("request log", () => {
+describeOnNode("request log", () => {
   let localnet: Localnet;
   let gateway: RunningGateway;
   const log = captureLog();
@@ -319,7 +319,7 @@ describe("request log", () => {
   });
 });
 
-describe("the compiled process (npm start)", () => {
+describeOnNode("the compiled process (npm start)", () => {
   // tsc takes seconds alone and much longer on a busy machine: not inside a test's own time limit.
   beforeAll(() => void compiledEntry(), 180_000);
 

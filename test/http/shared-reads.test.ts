@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile } from "../../src/localnet/index.js";
-import { type Stack, startStack } from "../../testkit/stack.js";
+import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 import { sharedReadAttack } from "../../testkit/shared-read-attack.js";
 
 /**
@@ -13,7 +13,7 @@ const BONFIDA_HOLDER = { s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZ
 const client = (address: string) => ({ header: "x-real-ip", address });
 const BYSTANDERS = Array.from({ length: 10 }, (_, i) => client(`203.0.113.${10 + i}`));
 
-describe("a shared read whose first asker runs out of its allowance midway", () => {
+describeOnNode("a shared read whose first asker runs out of its allowance midway", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
@@ -47,7 +47,7 @@ describe("a shared read whose first asker runs out of its allowance midway", () 
   }, 60_000);
 });
 
-describe("an `rpc` naming RPC_URL's own URL", () => {
+describeOnNode("an `rpc` naming RPC_URL's own URL", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { rssStatement } from "../../testkit/rss-statement.js";
 import { loadConfig } from "../../src/config.js";
 import {
@@ -12,7 +12,7 @@ import { attackWithProbes } from "../../testkit/attack-probe.js";
 import { type ChildGateway, startChildGateway } from "../../testkit/child-gateway.js";
 import { NPM_START } from "../../testkit/npm-start.js";
 import { type ListingKind, type ListingRpc, startListingRpc } from "../../testkit/hostile-rpc.js";
-import { type Stack, startStack } from "../../testkit/stack.js";
+import { type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 /**
  * One request naming a lying JSON-RPC server that lists N children, N
@@ -83,7 +83,7 @@ afterAll(async () => {
   await localnet?.close();
 });
 
-describe("one request naming a server that lists N items", () => {
+describeOnNode("one request naming a server that lists N items", () => {
   it.each(CASES)(
     "%s × %i: its budgeted answer by the deadline, at most the budget's calls, /health within 1 s",
     async (kind, count, expected) => {
@@ -129,7 +129,7 @@ describe("one request naming a server that lists N items", () => {
   }, 60_000);
 });
 
-describe("the override rate limit counts RPC calls per client IP", () => {
+describeOnNode("the override rate limit counts RPC calls per client IP", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {

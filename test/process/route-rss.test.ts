@@ -15,11 +15,13 @@ import { NPM_START } from "../../testkit/npm-start.js";
 const CONNECTIONS = 1024;
 const BURSTS = 1;
 /**
- * docs/performance.md, Memory: a burst of one heavy route stays under 160 MB, the heavy
- * routes' own statement (peaks of 133.6–148.9 MB on Node 22 in repeated runs,
- * too close to the 150 MB of `/resolve` bursts to hold on a loaded machine).
+ * docs/performance.md, Memory: a burst of one heavy route stays under 175 MB, the heavy
+ * routes' own statement. The highest route's peak over three runs on Node 20.20
+ * (this project alone, the machine shared with other work): 149.1, 153.6 and
+ * 156.8 MB, median 153.6; 160 MB left 2% over the worst, 175 leaves 11%
+ * (Node 24.21: 176.9 and 179.4 MB under its 245).
  */
-const RSS_STATEMENT = rssStatement(160);
+const RSS_STATEMENT = rssStatement(175);
 const MB = 1024 * 1024;
 
 let localnet: Localnet;

@@ -1,6 +1,6 @@
 import type { ExampleRequest } from "../openapi/documented-route.js";
 
-/** Requests against the demo ledger (`npm run demo`) and their exact answers; `test/http/openapi.test.ts` sends each. */
+/** Requests against the demo ledger (`npm run demo`) and their exact answers; `test/gateway/openapi.test.ts` sends each. */
 export const CREATE_SUBDOMAIN_EXAMPLES: Readonly<Record<string, ExampleRequest>> = {
   "new-subdomain": {
     summary: "team.plain by the parent's owner: the subdomain and its reverse account",

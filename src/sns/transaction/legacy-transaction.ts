@@ -9,7 +9,7 @@ import { type CompiledLegacyMessage, compileLegacyMessage } from "./legacy-messa
  * The legacy wire format, written here rather than with @solana/kit's
  * transaction codecs: those depend on @solana/keys, whose Workers build
  * imports Node's `fs` and `path`, which the Workers bundle refuses. The
- * format is small; `test/http/write-routes.test.ts` decodes our bytes with
+ * format is small; `test/gateway/write-routes.test.ts` decodes our bytes with
  * kit's decoders and with web3.js 1.x.
  */
 

@@ -1,16 +1,16 @@
 import { Connection, PublicKey, SolanaJSONRPCError } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Ledger, buildDomainAccounts } from "../../src/localnet/index.js";
-import { addressToBytes, bytesToAddress } from "../../src/sns/bytes.js";
-import { NAME_PROGRAM_ID } from "../../src/sns/constants.js";
-import { deriveDomainKey, deriveRecordV2Key } from "../../src/sns/derive.js";
-import { RECORD_TYPES, type RecordType } from "../../src/sns/record-types.js";
-import { type Tally, count, expectReached, settle, withContext } from "../../testkit/differential.js";
-import { ID_LENGTH, headerProblem, randomRecordAccount } from "../../testkit/record-gen.js";
-import { type Rng, createRng, seedFromEnv } from "../../testkit/rng.js";
-import { type SdkRecordResult, sdk, tryDecode, upstreamRecord } from "../../testkit/sdk.js";
-import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
-import { asGateway, isIpv6TieCase } from "./records-ipv6.js";
+import { Ledger, buildDomainAccounts } from "../../../src/localnet/index.js";
+import { addressToBytes, bytesToAddress } from "../../../src/sns/bytes.js";
+import { NAME_PROGRAM_ID } from "../../../src/sns/constants.js";
+import { deriveDomainKey, deriveRecordV2Key } from "../../../src/sns/derive.js";
+import { RECORD_TYPES, type RecordType } from "../../../src/sns/record-types.js";
+import { type Tally, count, expectReached, settle, withContext } from "../../../testkit/differential.js";
+import { ID_LENGTH, headerProblem, randomRecordAccount } from "../../../testkit/record-gen.js";
+import { type Rng, createRng, seedFromEnv } from "../../../testkit/rng.js";
+import { type SdkRecordResult, sdk, tryDecode, upstreamRecord } from "../../../testkit/sdk.js";
+import { type Answer, type Stack, startStack } from "../../../testkit/stack.js";
+import { asGateway, isIpv6TieCase } from "../../differential/records-ipv6.js";
 
 /*
  * The gateway's `/record-v2` and `/records-v2` against the official SDK

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GeneratedState, buildLedger, createRng, freshSeed, generateStates } from "../../testkit/chain-gen.js";
-import { SdkOracle, type SdkObserved } from "../../testkit/chain-gen/sdk-oracle.js";
-import { mapLimit } from "../../testkit/differential.js";
-import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../testkit/resolve-expectation.js";
-import { type Stack, startStack } from "../../testkit/stack.js";
+import { type GeneratedState, buildLedger, createRng, freshSeed, generateStates } from "../../../testkit/chain-gen.js";
+import { SdkOracle, type SdkObserved } from "../../../testkit/chain-gen/sdk-oracle.js";
+import { mapLimit } from "../../../testkit/differential.js";
+import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../../testkit/resolve-expectation.js";
+import { type Stack, startStack } from "../../../testkit/stack.js";
 
 /*
  * Differential test of the bulk routes: the official SDK's `resolve` (3.0.26
@@ -11,7 +11,7 @@ import { type Stack, startStack } from "../../testkit/stack.js";
  * HTTP resolve the same generated chain states, all in one ledger, 1,000 names
  * to a request; every item must be the upstream proxy's answer for the SDK's
  * outcome, with the gateway's deliberate deviation for undecodable data (see
- * test/differential/resolve.test.ts). The generator's prediction is checked
+ * test/gateway/differential/resolve.test.ts). The generator's prediction is checked
  * too. A fresh seed per run, printed; DIFF_SEED=<seed> replays one.
  */
 

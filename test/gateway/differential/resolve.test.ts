@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Fault } from "../../src/localnet/index.js";
+import type { Fault } from "../../../src/localnet/index.js";
+import { seedsOfThisRun } from "../../../testkit/differential-seeds.js";
 import {
   ALLOWED_PDA_PROGRAM,
   BRANCH_LABELS,
@@ -10,13 +11,12 @@ import {
   type SdkOutcome,
   buildLedger,
   createRng,
-  freshSeed,
   generateStates,
-} from "../../testkit/chain-gen.js";
-import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../testkit/chain-gen/sdk-oracle.js";
-import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
-import { mapLimit } from "../../testkit/differential.js";
-import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../testkit/resolve-expectation.js";
+} from "../../../testkit/chain-gen.js";
+import { SdkOracle, type SdkObserved, type SdkResolveConfig } from "../../../testkit/chain-gen/sdk-oracle.js";
+import { type Answer, type Stack, startStack } from "../../../testkit/stack.js";
+import { mapLimit } from "../../../testkit/differential.js";
+import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../../testkit/resolve-expectation.js";
 
 /*
  * Differential test: the official SDK (3.0.26 over web3.js at commitment
@@ -37,8 +37,9 @@ import { type HttpOutcome, expectedAnswer, sameSdkOutcome } from "../../testkit/
  *  - RPC-side failures: the SDK throws SolanaJSONRPCError (502) or a generic
  *    exception (500); the gateway answers 502 "RPC unavailable" to all.
  *
- * Seeds: a fixed one plus a fresh one per run (both printed); DIFF_SEED=<seed>
- * replays a single seed with 1000 states (DIFF_COUNT overrides), and since
+ * Seeds: the fixed one where this run has it (testkit/differential-seeds.ts: once
+ * per CI run) plus a fresh one, each printed; a seed alone (a fresh one elsewhere,
+ * DIFF_SEED=<seed> to replay) has 1000 states (DIFF_COUNT overrides), and since
  * labels are scheduled in seed-determined rounds, state #i is the same state
  * whatever the count.
  */
@@ -55,8 +56,8 @@ function parseSeed(text: string): number {
 }
 
 const envSeed = process.env.DIFF_SEED?.trim();
-const seeds = envSeed ? [parseSeed(envSeed)] : [FIXED_SEED, freshSeed()];
-const perSeed = process.env.DIFF_COUNT ? Number(process.env.DIFF_COUNT) : envSeed ? 1000 : 500;
+const seeds = envSeed ? [parseSeed(envSeed)] : seedsOfThisRun(FIXED_SEED);
+const perSeed = process.env.DIFF_COUNT ? Number(process.env.DIFF_COUNT) : seeds.length === 1 ? 1000 : 500;
 if (!Number.isInteger(perSeed) || perSeed < 1) {
   throw new Error(`DIFF_COUNT must be a positive integer, got ${process.env.DIFF_COUNT}`);
 }
