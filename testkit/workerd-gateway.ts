@@ -39,6 +39,8 @@ export interface WorkerdOptions {
 
 export interface WorkerdGateway {
   readonly url: string;
+  /** The headers of the answer the Worker's edge cache (`caches.default`) keeps for `url`, if any. */
+  edgeKept(url: string): Promise<Record<string, string> | undefined>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,13 @@ export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}
   const url = await miniflare.instance.ready;
   return {
     url: url.origin,
+    async edgeKept(keptUrl) {
+      const caches = await miniflare.instance.getCaches();
+      const kept = await caches.default.match(keptUrl);
+      if (!kept) return undefined;
+      await kept.arrayBuffer();
+      return Object.fromEntries(kept.headers);
+    },
     async close() {
       await miniflare.instance.dispose();
       await rm(miniflare.root, { recursive: true, force: true });

@@ -8,6 +8,9 @@ export interface EdgeCache {
   put(request: Request, response: Response): Promise<void>;
 }
 
+/** Headers that belong to the one request an answer was given to: never kept at the edge. */
+const PER_REQUEST = ["x-request-id", "ratelimit-limit", "ratelimit-policy", "ratelimit-remaining", "ratelimit-reset"];
+
 /** Headers a kept answer holds that belong to the request it was first given to, or are written anew. */
 const WRITTEN_ANEW = new Set([
   "access-control-allow-origin",
@@ -51,7 +54,13 @@ export async function edgeCached(cache: EdgeCache, c: Context<AppEnv>): Promise<
  */
 export function keptAtEdge(cache: EdgeCache, c: Context<AppEnv>, answer: Response): Response {
   if (answer.status === 200 && (answer.headers.get("cache-control") ?? "").startsWith("public")) {
-    c.executionCtx.waitUntil(cache.put(c.req.raw, answer.clone()).catch(() => undefined));
+    // Kept without the first request's id and rate-limit window: whatever reads the entry (this code, or
+    // another version of the Worker during a rollout) cannot hand them to another client.
+    const kept = answer.clone();
+    const headers = new Headers(kept.headers);
+    for (const name of PER_REQUEST) headers.delete(name);
+    const entry = new Response(kept.body, { status: kept.status, headers });
+    c.executionCtx.waitUntil(cache.put(c.req.raw, entry).catch(() => undefined));
   }
   return answer;
 }

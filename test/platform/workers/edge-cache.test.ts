@@ -63,4 +63,22 @@ describe("the Workers edge cache", () => {
     await expect.poll(() => requestLines("/resolve/:domain").map((line) => line.reqId)).toContain(repeatId);
     expect(requestLines("/resolve/:domain").map((line) => line.reqId)).toContain("edge-first");
   });
+
+  it("keeps an answer without the request id and rate-limit window of the request it was first given to", async () => {
+    const path = "/resolve/bonfida.sns";
+    const first = await fetch(`${gateway.url}${path}`, { headers: { "x-request-id": "kept-first" } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-limit")).not.toBeNull();
+    await first.arrayBuffer();
+    // Kept in the background (waitUntil): read the cache until the entry is there.
+    let kept: Record<string, string> | undefined;
+    for (let attempt = 0; attempt < 50 && kept === undefined; attempt++) {
+      kept = await gateway.edgeKept(`${gateway.url}${path}`);
+      if (kept === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(kept, "the answer kept at the edge").toBeDefined();
+    expect(kept!["cache-control"]).toBe(first.headers.get("cache-control"));
+    const perRequest = Object.keys(kept!).filter((name) => name === "x-request-id" || name.startsWith("ratelimit-"));
+    expect(perRequest).toEqual([]);
+  });
 });
