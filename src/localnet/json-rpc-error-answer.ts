@@ -9,7 +9,7 @@ export const ErrorCode = {
   MinContextSlotNotReached: -32016,
 } as const;
 
-export interface RpcErrorObject {
+export interface JsonRpcErrorObject {
   code: number;
   message: string;
   data?: unknown;
@@ -25,7 +25,7 @@ export class JsonRpcErrorAnswer extends Error {
     super(message);
   }
 
-  toJSON(): RpcErrorObject {
+  toJSON(): JsonRpcErrorObject {
     return this.data === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, data: this.data };

@@ -4,7 +4,7 @@ import { methods } from "./methods/index.js";
 import {
   ErrorCode,
   JsonRpcErrorAnswer,
-  type RpcErrorObject,
+  type JsonRpcErrorObject,
   badParams,
   invalidRequest,
 } from "./json-rpc-error-answer.js";
@@ -25,7 +25,7 @@ export type RequestBody =
   | { readonly kind: "batch"; readonly calls: readonly (Call | JsonRpcErrorAnswer)[] };
 
 /** What a call-level fault does to a call instead of running it. */
-export type CallOverride = { readonly error: RpcErrorObject } | { readonly result: unknown };
+export type CallOverride = { readonly error: JsonRpcErrorObject } | { readonly result: unknown };
 
 export interface CallHooks {
   onCall?(method: string, params: readonly unknown[] | null): void;
@@ -35,7 +35,7 @@ export interface CallHooks {
 interface Response {
   jsonrpc: "2.0";
   result?: unknown;
-  error?: RpcErrorObject;
+  error?: JsonRpcErrorObject;
   id: Id;
 }
 
