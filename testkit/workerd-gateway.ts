@@ -74,7 +74,14 @@ export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}
   return {
     url: url.origin,
     async edgeKept(keptUrl) {
-      const caches = await miniflare.instance.getCaches();
+      // Miniflare types its CacheStorage without Workers' `default` (present at run time, as in a Worker).
+      const caches = (await miniflare.instance.getCaches()) as unknown as {
+        readonly default: {
+          match(
+            url: string,
+          ): Promise<{ headers: Iterable<[string, string]>; arrayBuffer(): Promise<ArrayBuffer> } | undefined>;
+        };
+      };
       const kept = await caches.default.match(keptUrl);
       if (!kept) return undefined;
       await kept.arrayBuffer();
