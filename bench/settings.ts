@@ -201,6 +201,23 @@ export const SECTIONS = {
     about: "V8 heap per request in flight, by object kind",
     knobs: { requests: connections(1024, "requests held in flight at once"), gatewayNodeFlags: nodeFlags },
   },
+  ceiling: {
+    script: "ceiling.ts",
+    about:
+      "the yardstick: the gateway beside a bare node:http and a bare Hono server answering one constant envelope, " +
+      "the same load in alternation: req/s, CPU µs per answer, the gateway's share of each",
+    knobs: {
+      rounds: rounds(3, "rounds, each server once per round, the first server changing every round"),
+      durationS: durationS(4),
+      connections: connections(64),
+      latencyMs: number("BENCH_LATENCY_MS", 0, "delay the localnet adds to every RPC answer"),
+      seed,
+      names,
+      zipfExponent: zipf,
+      solShare,
+      gatewayNodeFlags: nodeFlags,
+    },
+  },
   alloc: {
     script: "allocation.ts",
     about: "bytes allocated per answer, by package and function (RESOLVE_CACHE_TTL_MS=60000: every answer a cache hit)",
