@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 /** Test files that talk HTTP to a gateway started by testkit/stack.ts: run on Node and again on workerd. */
 const INTEGRATION = [
   "test/http/resolve.test.ts",
+  "test/http/legacy-host.test.ts",
   "test/http/resolve-bulk.test.ts",
   "test/http/records.test.ts",
   "test/http/wallet-routes.test.ts",

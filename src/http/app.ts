@@ -17,6 +17,9 @@ import { apiReferenceRoutes } from "./routes/api-reference.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { NO_TELEMETRY, UNMATCHED_ROUTE } from "../telemetry.js";
 import { ROUTES } from "./routes/index.js";
+import { LEGACY_ROUTES } from "./routes/legacy/index.js";
+import { plainNotFound } from "./answer/plain.js";
+import { servesLegacy } from "./frame/legacy-host.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   // OpenAPIHono: the routes mounted below bring their OpenAPI descriptions with them.
@@ -66,6 +69,28 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Failures of the frame itself; a route's are answered inside it.
   app.onError(answerError);
 
+  const legacyHosts = deps.legacyHosts;
+  if (legacyHosts) {
+    // The legacy profile: a second app of the same frame, chosen by the request's Host before any routing.
+    const legacy = legacyApp(deps, frame, answerError);
+    const v1 = app.fetch;
+    app.fetch = (request, ...rest) =>
+      servesLegacy(legacyHosts, request.headers.get("host")) ? legacy.fetch(request, ...rest) : v1(request, ...rest);
+  }
+  return app;
+}
+
+/**
+ * The retired upstream hosts' API (routes/legacy/, docs/legacy.md) inside the same frame as v1 (request id,
+ * CORS, rate limits, budgets, log line, metrics): a path no route serves, whatever its method, is their
+ * plain-text 404.
+ */
+function legacyApp(deps: AppDeps, frame: RequestFrame, answerError: ErrorHandler<AppEnv>): Hono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  for (const routes of LEGACY_ROUTES) mountFramed(app, routes(deps), frame);
+  const unmatched = frame(UNMATCHED_ROUTE, UNMATCHED_ANSWERS);
+  app.notFound((c) => unmatched(c, plainNotFound, noNext));
+  app.onError(answerError);
   return app;
 }
 

@@ -1,0 +1,26 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppDeps } from "../../deps.js";
+import type { AppEnv } from "../../env.js";
+import { legacyCreateSubRoute } from "./create-sub.js";
+import { legacyDomainsRoute } from "./domains.js";
+import { legacyFavoriteRoutes } from "./favorites.js";
+import { legacyKeyRoutes } from "./keys.js";
+import { legacyRecordRoutes } from "./records.js";
+import { legacyRegisterRoute } from "./register.js";
+import { legacyResolveRoute } from "./resolve.js";
+import { legacyServiceRoutes } from "./service.js";
+
+/**
+ * The routes of the legacy profile: the API of the retired upstream hosts, answered to requests whose Host
+ * is listed in LEGACY_HOSTS (see docs/legacy.md); a new one is a file in this folder and a line here.
+ */
+export const LEGACY_ROUTES: readonly ((deps: AppDeps) => OpenAPIHono<AppEnv>)[] = [
+  legacyServiceRoutes,
+  legacyResolveRoute,
+  legacyFavoriteRoutes,
+  legacyDomainsRoute,
+  legacyRecordRoutes,
+  legacyKeyRoutes,
+  legacyRegisterRoute,
+  legacyCreateSubRoute,
+];

@@ -1,0 +1,34 @@
+import type { Address } from "@solana/kit";
+import { base64, base64url } from "@scure/base";
+import type { Instruction } from "../instructions/instruction.js";
+import { type InstructionJson, instructionJson } from "./instruction-json.js";
+import { unsignedLegacyTransaction } from "./legacy-transaction.js";
+
+/** How Node's `Buffer#toJSON` writes bytes, the form the retired hosts answered a serialized transaction in. */
+export interface BufferJson {
+  readonly type: "Buffer";
+  readonly data: number[];
+}
+
+export const bufferJson = (bytes: Uint8Array): BufferJson => ({ type: "Buffer", data: Array.from(bytes) });
+
+/** How instruction `data` is written in an instruction list: standard base64, or URL-safe (padded). */
+export type InstructionDataEncoding = "base64" | "base64url";
+
+/**
+ * What the legacy profile's write routes answer (docs/legacy.md): the instruction list, with `data` in
+ * `encoding`, or, given a blockhash, the unsigned legacy transaction paid by `feePayer` as Buffer JSON. The
+ * bytes are those of transaction/answer.ts for the same input: only their text differs. Buffer JSON is what
+ * `Buffer.from(result, "base64")` turns back into the bytes (the encoding is ignored for that form).
+ */
+export function legacyTransactionAnswer(
+  feePayer: Address,
+  instructions: readonly Instruction[],
+  blockhash: string | undefined,
+  encoding: InstructionDataEncoding,
+): InstructionJson[] | BufferJson {
+  if (blockhash !== undefined) return bufferJson(unsignedLegacyTransaction(feePayer, instructions, blockhash));
+  const list = instructions.map(instructionJson);
+  if (encoding === "base64") return list;
+  return list.map((item) => ({ ...item, data: base64url.encode(base64.decode(item.data)) }));
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_FIXTURE_PATH, identity, loadFixtureFile } from "../../src/localnet/index.js";
+import { getAsHost } from "../../testkit/host-request.js";
+import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
+
+// The per-host switch (LEGACY_HOSTS) on both targets: a listed Host gets the retired hosts' API, any other
+// Host keeps v1 exactly; matching ignores case and port.
+
+const key = (name: string) => identity(name).address;
+
+let stack: Stack;
+let everyHost: Stack;
+
+beforeAll(async () => {
+  [stack, everyHost] = await Promise.all([
+    startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { LEGACY_HOSTS: "sdk-proxy.example, old.example." }),
+    startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { LEGACY_HOSTS: "*" }),
+  ]);
+});
+afterAll(() => Promise.all([stack.close(), everyHost.close()]));
+
+/** `path` on `on`'s gateway, sent with the Host header `host`. */
+const getOn = (on: Stack, path: string, host: string): Promise<Answer> => getAsHost(on.gateway.url, path, host);
+
+describe("LEGACY_HOSTS", () => {
+  it("a listed host answers a bare label (legacy); another host answers v1's 400 Unsupported TLD", async () => {
+    const legacy = await getOn(stack, "/resolve/plain", "sdk-proxy.example");
+    expect(legacy.status).toBe(200);
+    expect(legacy.body).toEqual({ s: "ok", result: key("bob") });
+    const v1 = await getOn(stack, "/resolve/plain", "gateway.example");
+    expect(v1.status).toBe(400);
+    expect(v1.body).toEqual({ s: "error", result: "Unsupported TLD" });
+  });
+
+  it("matches the host case-insensitively, without its port or trailing dot", async () => {
+    for (const host of ["SDK-Proxy.Example", "sdk-proxy.example:8443", "old.example", "old.example.:80"]) {
+      const answer = await getOn(stack, "/resolve/plain", host);
+      expect(answer.body, host).toEqual({ s: "ok", result: key("bob") });
+    }
+  });
+
+  it("an absent name is 200 Domain not found on a listed host, 404 on another", async () => {
+    const legacy = await getOn(stack, "/resolve/nobody-registered-this", "sdk-proxy.example");
+    expect([legacy.status, legacy.body]).toEqual([200, { s: "error", result: "Domain not found" }]);
+    const v1 = await getOn(stack, "/resolve/nobody-registered-this.sns", "gateway.example");
+    expect([v1.status, v1.body]).toEqual([404, { s: "error", result: "Domain not found" }]);
+  });
+
+  it("unknown paths: plain-text 404 on a listed host, v1's JSON 404 on another", async () => {
+    const legacy = await getOn(stack, "/safe-resolve/plain.sns", "sdk-proxy.example");
+    expect([legacy.status, legacy.text]).toEqual([404, "404 Not Found"]);
+    expect(legacy.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(legacy.headers.get("access-control-allow-origin")).toBe("*");
+    const v1 = await getOn(stack, "/safe-resolve/plain.sns", "gateway.example");
+    expect([v1.status, v1.body]).toEqual([200, { s: "ok", result: key("bob") }]);
+  });
+
+  it("`*` serves every host with the legacy API", async () => {
+    for (const host of ["anything.example", "127.0.0.1"]) {
+      const answer = await getOn(everyHost, "/favorite-domain/" + key("3A1Eo6P-none"), host);
+      expect(answer.body, host).toEqual({ s: "error", result: "Invalid domain input" });
+    }
+    expect((await everyHost.get("/resolve/plain")).body).toEqual({ s: "ok", result: key("bob") });
+  });
+});
