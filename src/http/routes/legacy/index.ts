@@ -9,6 +9,10 @@ import { legacyRecordRoutes } from "./records.js";
 import { legacyRegisterRoute } from "./register.js";
 import { legacyResolveRoute } from "./resolve.js";
 import { legacyServiceRoutes } from "./service.js";
+import { legacyDomainDataRoute } from "./domain-data.js";
+import { legacyReverseRoutes } from "./reverse.js";
+import { legacyTwitterRoutes } from "./twitter.js";
+import { legacyV1RecordRoutes } from "./v1-records.js";
 
 /**
  * The routes of the legacy profile: the API of the retired upstream hosts, answered to requests whose Host
@@ -23,4 +27,8 @@ export const LEGACY_ROUTES: readonly ((deps: AppDeps) => OpenAPIHono<AppEnv>)[] 
   legacyKeyRoutes,
   legacyRegisterRoute,
   legacyCreateSubRoute,
+  legacyV1RecordRoutes,
+  legacyReverseRoutes,
+  legacyTwitterRoutes,
+  legacyDomainDataRoute,
 ];
