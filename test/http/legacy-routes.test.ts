@@ -1,8 +1,16 @@
 import { base64, base64url } from "@scure/base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile } from "../../src/localnet/index.js";
-import { SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
-import { deriveDomainKey } from "../../src/sns/derive.js";
+import { NAME_PROGRAM_ID, SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
+import { deriveDomainKey, deriveRecordV1Key } from "../../src/sns/derive.js";
+import { addressToBytes } from "../../src/sns/bytes.js";
+import { encodeNameRegistry } from "../../src/sns/layouts/name-registry.js";
+import {
+  TWITTER_ROOT_PARENT_REGISTRY,
+  TWITTER_VERIFICATION_AUTHORITY,
+  deriveReverseTwitterRegistryKey,
+  deriveTwitterRegistryKey,
+} from "../../src/sns/twitter.js";
 import { getAsHost } from "../../testkit/host-request.js";
 import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
 
@@ -10,6 +18,7 @@ import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
 // replayed (the request it sends, the fields it reads, the decision it takes), and the departures.
 
 const key = (name: string) => identity(name).address;
+const base58Bytes = (address: string) => addressToBytes(address);
 const ok = (result: unknown) => ({ s: "ok", result });
 const error = (result: string) => ({ s: "error", result });
 const BUYER = "Fxuoy3gFjfJALhwkRcuKjRdechcgffUApeYAfMWck6w8";
@@ -245,5 +254,75 @@ describe("legacy routes", () => {
     expect([unknown.status, unknown.text]).toEqual([404, "404 Not Found"]);
     const post = await stack.get("/resolve/plain", { method: "POST" });
     expect([post.status, post.text]).toEqual([404, "404 Not Found"]);
+  });
+});
+
+describe("the routes v1 retired", () => {
+  beforeAll(() => {
+    // A verified handle: its registry (owned by the wallet) and the wallet's reverse registry naming it.
+    const ledger = stack.localnet.ledger;
+    const registry = deriveTwitterRegistryKey("bob_sns");
+    ledger.setAccount(registry, {
+      owner: NAME_PROGRAM_ID,
+      data: encodeNameRegistry({ parent: TWITTER_ROOT_PARENT_REGISTRY, owner: key("bob") }, 0),
+    });
+    const handle = new TextEncoder().encode("bob_sns");
+    const reverse = new Uint8Array(36 + handle.length);
+    reverse.set(base58Bytes(registry), 0);
+    new DataView(reverse.buffer).setUint32(32, handle.length, true);
+    reverse.set(handle, 36);
+    ledger.setAccount(deriveReverseTwitterRegistryKey(key("bob")), {
+      owner: NAME_PROGRAM_ID,
+      data: encodeNameRegistry(
+        { parent: TWITTER_ROOT_PARENT_REGISTRY, owner: key("bob"), nameClass: TWITTER_VERIFICATION_AUTHORITY },
+        reverse,
+      ),
+    });
+  });
+
+  it("/twitter/get-handle-by-key and /twitter/get-key-by-handle; a wallet without a handle is 200 Invalid input", async () => {
+    expect((await stack.get(`/twitter/get-handle-by-key/${key("bob")}`)).body).toEqual(ok("bob_sns"));
+    expect((await stack.get("/twitter/get-key-by-handle/bob_sns")).body).toEqual(ok(key("bob")));
+    const none = await stack.get(`/twitter/get-handle-by-key/${key("carol")}`);
+    expect([none.status, none.body]).toEqual([200, error("Invalid input")]);
+    expect((await stack.get("/twitter/get-key-by-handle/nobody_here")).body).toEqual(error("Invalid input"));
+  });
+
+  it("/record-key and /record (V1): the V1 SOL record's 96 bytes; a missing one is 500", async () => {
+    const recordKey = deriveRecordV1Key(deriveDomainKey("v1-sol"), "SOL");
+    expect((await stack.get("/record-key/v1-sol/SOL")).body).toEqual(ok(recordKey));
+    const account = stack.localnet.ledger.getAccount(recordKey)!;
+    const record = (await stack.get("/record/v1-sol.sol/SOL")).body as { result: string };
+    expect(base64.decode(record.result)).toEqual(account.data.subarray(96, 192));
+    expect((await stack.get("/record/plain/SOL")).body).toEqual(error("Internal error"));
+    expect((await stack.get("/record/plain/sol")).status).toBe(400);
+  });
+
+  it("/records (V1): positional, `data` absent for a missing record", async () => {
+    const answer = (await stack.get("/records/v1-sol?records=BTC,SOL")).body as {
+      result: { record: string; data?: string }[];
+    };
+    expect(answer.result[0]).toEqual({ record: "BTC" });
+    expect(answer.result[1]!.record).toBe("SOL");
+    expect(typeof answer.result[1]!.data).toBe("string");
+  });
+
+  it("/reverse-lookup: a top-level name's reverse; a subdomain's key finds none (200 Invalid input)", async () => {
+    expect((await stack.get(`/reverse-lookup/${deriveDomainKey("plain")}`)).body).toEqual(ok("plain"));
+    expect((await stack.get(`/reverse-lookup/${deriveDomainKey("dex.bonfida")}`)).body).toEqual(error("Invalid input"));
+  });
+
+  it("/subdomains: sub labels of a parent; `x.sol` is x before the cutoff, refused past it", async () => {
+    expect((await stack.get("/subdomains/bonfida")).body).toEqual(ok(["dex"]));
+    expect((await stack.get("/subdomains/bonfida.sol")).body).toEqual(ok(["dex"]));
+    expect((await pastCutoff.get("/subdomains/bonfida.sol")).body).toEqual(error("Invalid input"));
+    expect((await pastCutoff.get("/subdomains/bonfida")).body).toEqual(ok(["dex"]));
+  });
+
+  it("/domain-data: the name account's data after its header; no account is 200 Domain not found", async () => {
+    const account = stack.localnet.ledger.getAccount(deriveDomainKey("plain"))!;
+    const answer = (await stack.get("/domain-data/plain")).body as { result: string };
+    expect(base64.decode(answer.result)).toEqual(account.data.subarray(96));
+    expect((await stack.get("/domain-data/nobody-registered-this")).body).toEqual(error("Domain not found"));
   });
 });
