@@ -81,6 +81,12 @@ interface SdkOracle {
   readonly VAULT_OWNER: PublicKey;
   serializeRecordV2Content(content: string, record: string): Buffer;
   getRecordKeySync(domain: string, record: string): PublicKey;
+  transferInstruction(
+    programId: PublicKey,
+    nameAccount: PublicKey,
+    newOwner: PublicKey,
+    currentOwner: PublicKey,
+  ): TransactionInstruction;
   getTwitterRegistryKey(handle: string): Promise<PublicKey>;
   getHashedNameSync(name: string): Buffer;
   getNameAccountKeySync(hashed: Buffer, nameClass?: PublicKey, parent?: PublicKey): PublicKey;

@@ -231,6 +231,12 @@ describe("legacy routes", () => {
     expect(serialized.result.type).toBe("Buffer");
     expect(Uint8Array.from(serialized.result.data)).toEqual(base64.decode(v1Serialized.result));
     expect((await stack.get(`/create-sub?owner=${owner}&subdomain=plain`)).body).toEqual(error("Internal error"));
+    // finalOwner: the creation, then the name program's transfer of the subdomain (tag 2) to it.
+    const transferred = (await stack.get(`/create-sub?owner=${owner}&subdomain=team.plain&finalOwner=${key("carol")}`))
+      .body as { result: { programId: string; keys: { pubkey: string }[]; data: string }[] };
+    const transfer = transferred.result.at(-1)!;
+    expect(transfer.keys.map((meta) => meta.pubkey)).toEqual([deriveDomainKey("team.plain"), owner]);
+    expect(base64.decode(transfer.data)).toEqual(Uint8Array.from([2, ...addressToBytes(key("carol"))]));
     expect((await stack.get(`/create-sub?owner=bad&subdomain=team.plain`)).status).toBe(400);
   });
 

@@ -17,6 +17,9 @@ import {
   deriveReverseTwitterRegistryKey,
   deriveTwitterRegistryKey,
 } from "../../src/sns/twitter.js";
+import { PublicKey } from "@solana/web3.js";
+import { NAME_PROGRAM_ID } from "../../src/sns/constants.js";
+import { transferNameInstruction } from "../../src/sns/instructions/transfer.js";
 import { sdk } from "../../testkit/sdk.js";
 import { createRng, freshSeed } from "../../testkit/rng.js";
 
@@ -118,5 +121,23 @@ describe("legacy transaction answers", () => {
     expect(legacy).toEqual(bufferJson(v1));
     const viaJson = JSON.parse(JSON.stringify(legacy)) as unknown as string;
     expect(new Uint8Array(Buffer.from(viaJson, "base64"))).toEqual(v1);
+  });
+});
+
+describe("transferNameInstruction", () => {
+  it("equals the SDK's transferInstruction without a class or parent", () => {
+    const [account, newOwner] = [deriveDomainKey("team.example"), "3ogYncmMM5CmytsGCqKHydmXmKUZ6sGWvizkzqwT7zb1"];
+    const theirs = sdk.transferInstruction(
+      new PublicKey(NAME_PROGRAM_ID),
+      new PublicKey(account),
+      new PublicKey(newOwner),
+      new PublicKey(BUYER),
+    );
+    const ours = transferNameInstruction(account, newOwner as Address, BUYER);
+    expect(ours.programId).toBe(theirs.programId.toBase58());
+    expect(ours.data).toEqual(new Uint8Array(theirs.data));
+    expect(ours.accounts.map((meta) => [meta.address, meta.signer, meta.writable])).toEqual(
+      theirs.keys.map((meta) => [meta.pubkey.toBase58(), meta.isSigner, meta.isWritable]),
+    );
   });
 });

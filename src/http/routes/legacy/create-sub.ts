@@ -1,5 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { deriveDomainKey } from "../../../sns/derive.js";
 import { SnsError } from "../../../sns/errors.js";
+import { transferNameInstruction } from "../../../sns/instructions/transfer.js";
 import { draftCreateSubdomain } from "../../../sns/queries/create-subdomain.js";
 import { openLegacyName } from "../../../sns/queries/legacy-names.js";
 import { legacyTransactionAnswer } from "../../../sns/transaction/legacy-answer.js";
@@ -21,8 +23,8 @@ const CreateSubQuery = z.object({
  * `data`, as the retired hosts wrote it), or with `serialize=true` the unsigned transaction as Buffer JSON.
  * `subdomain` must name a subdomain (`sub.parent`, `.sns` or `.sol` suffix allowed, `.sol` only before the
  * cutoff); a one-label value, which the retired hosts turned into a parentless create, is refused (500).
- * `finalOwner` (a transfer after the creation) is not built: a request naming one is 500 rather than a
- * transaction that leaves the subdomain with another owner than the one asked for.
+ * `finalOwner` appends the name program's transfer of the new subdomain from `owner` to it, as the retired
+ * hosts did.
  */
 export function legacyCreateSubRoute(): OpenAPIHono<AppEnv> {
   const routes = legacyRoutes();
@@ -30,12 +32,15 @@ export function legacyCreateSubRoute(): OpenAPIHono<AppEnv> {
     const parsed = CreateSubQuery.safeParse(c.req.query());
     if (!parsed.success) return fail(c, 400, "Invalid input");
     const query = parsed.data;
-    if (query.finalOwner !== undefined) throw new SnsError("INVALID_INPUT", "finalOwner is not supported");
     const endpoint = c.get("rpc")();
     const domain = await openLegacyName(endpoint, query.subdomain);
     if (domain.labels.length !== 2) throw new SnsError("INVALID_INPUT", "not a subdomain");
     const draft = await draftCreateSubdomain(endpoint, domain.name, query.owner, query.serialize);
-    return ok(c, legacyTransactionAnswer(query.owner, draft.instructions, draft.blockhash, "base64"));
+    const instructions =
+      query.finalOwner === undefined
+        ? draft.instructions
+        : [...draft.instructions, transferNameInstruction(deriveDomainKey(domain.name), query.finalOwner, query.owner)];
+    return ok(c, legacyTransactionAnswer(query.owner, instructions, draft.blockhash, "base64"));
   });
   return routes;
 }
