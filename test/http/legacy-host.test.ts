@@ -10,14 +10,17 @@ const key = (name: string) => identity(name).address;
 
 let stack: Stack;
 let everyHost: Stack;
+/** The same chain without LEGACY_HOSTS. */
+let v1Only: Stack;
 
 beforeAll(async () => {
   [stack, everyHost] = await Promise.all([
     startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { LEGACY_HOSTS: "sdk-proxy.example, old.example." }),
     startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { LEGACY_HOSTS: "*" }),
   ]);
+  v1Only = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH));
 });
-afterAll(() => Promise.all([stack.close(), everyHost.close()]));
+afterAll(() => Promise.all([stack.close(), everyHost.close(), v1Only.close()]));
 
 /** `path` on `on`'s gateway, sent with the Host header `host`. */
 const getOn = (on: Stack, path: string, host: string): Promise<Answer> => getAsHost(on.gateway.url, path, host);
@@ -61,5 +64,49 @@ describe("LEGACY_HOSTS", () => {
       expect(answer.body, host).toEqual({ s: "error", result: "Invalid domain input" });
     }
     expect((await everyHost.get("/resolve/plain")).body).toEqual({ s: "ok", result: key("bob") });
+  });
+
+  /** A request to every v1 route, successes and failures, and to what no route serves. */
+  const V1_REQUESTS: readonly [string, RequestInit?][] = [
+    ["/"],
+    ["/resolve/plain.sns"],
+    ["/resolve/plain"],
+    ["/resolve/nobody-registered-this.sns"],
+    ["/safe-resolve/bonfida.sns"],
+    ["/domain-key/dex.bonfida"],
+    ["/reverse-key/dex.bonfida"],
+    ["/reverse-lookup/" + key("bob")],
+    ["/domains/" + key("carol")],
+    ["/primary-domain/" + key("bob")],
+    ["/favorite-domain/" + key("3A1Eo6P-none")],
+    ["/multiple-primary-domains/" + [key("alice"), key("bob")].join(",")],
+    ["/subdomains/bonfida"],
+    ["/record-key-v2/plain/url"],
+    ["/record-v2/plain/email"],
+    ["/records-v2/plain?records=email,BTC"],
+    ["/record/plain/SOL"],
+    ["/records/plain"],
+    ["/types/record"],
+    ["/register?buyer=" + key("bob") + "&domain=example&space=1000"],
+    ["/create-subdomain?owner=" + key("bob") + "&subdomain=team.plain"],
+    ["/twitter/get-key-by-handle/bob"],
+    ["/resolve/plain.sns", { method: "POST" }],
+    ["/resolve/plain.sns", { method: "OPTIONS", headers: { "access-control-request-headers": "x-a" } }],
+    ["/openapi.json"],
+  ];
+
+  it("a gateway with LEGACY_HOSTS answers another host exactly as a gateway without it", async () => {
+    const comparable = (answer: Answer) => ({
+      status: answer.status,
+      text: answer.text,
+      // The request id is per request; the client's remaining allowance depends on what it asked before.
+      headers: [...answer.headers].filter(
+        ([name]) => !["x-request-id", "date", "ratelimit-remaining", "ratelimit-reset"].includes(name),
+      ),
+    });
+    for (const [path, init] of V1_REQUESTS) {
+      const [listed, plain] = await Promise.all([stack.get(path, init), v1Only.get(path, init)]);
+      expect(comparable(listed), `${init?.method ?? "GET"} ${path}`).toEqual(comparable(plain));
+    }
   });
 });
