@@ -258,6 +258,10 @@ describe("legacy routes", () => {
     expect([root.status, root.text]).toEqual([200, "Visit https://github.com/Bonfida/sns-sdk"]);
     const unknown = await stack.get("/primary-domain/" + key("bob"));
     expect([unknown.status, unknown.text]).toEqual([404, "404 Not Found"]);
+    // A preflight lists the methods the legacy route takes (v1 has no /create-sub).
+    const preflight = await stack.get("/create-sub", { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
     const post = await stack.get("/resolve/plain", { method: "POST" });
     expect([post.status, post.text]).toEqual([404, "404 Not Found"]);
   });
