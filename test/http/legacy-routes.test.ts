@@ -336,3 +336,44 @@ describe("the routes v1 retired", () => {
     expect((await stack.get("/domain-data/nobody-registered-this")).body).toEqual(error("Domain not found"));
   });
 });
+
+describe("departures: `.sol` by today's rule, and RPC failures", () => {
+  it("with SOL_SRS_RESOLUTION=on, `x.sol` resolves through its SRS record and `x` through the name service", async () => {
+    const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
+    ledger.slot = SOL_TLD_CUTOFF_SLOT + 10;
+    const srs = await startStack(ledger, { LEGACY_HOSTS: "*", SOL_SRS_RESOLUTION: "on" });
+    try {
+      expect((await srs.get("/resolve/v2-sol.sol")).body).toEqual(ok(key("frank")));
+      expect((await srs.get("/resolve/v2-sol")).body).toEqual(ok(key("erin")));
+      expect((await srs.get("/resolve/srs-only.sol")).body).toEqual(ok(key("erin")));
+      expect((await srs.get("/resolve/srs-only")).body).toEqual(error("Domain not found"));
+      // An expired SRS name is no owner: the route's answer.
+      expect((await srs.get("/resolve/expired.sol")).body).toEqual(error("Domain not found"));
+    } finally {
+      await srs.close();
+    }
+  });
+
+  it("an RPC that cannot answer is 502 on every route that reads the chain, never its fixed answer", async () => {
+    stack.localnet.setFault({ kind: "http-status", status: 500 });
+    try {
+      for (const path of [
+        `/favorite-domain/${key("bob")}`,
+        `/multiple-favorite-domains/${key("bob")}`,
+        `/domains/${key("bob")}`,
+        "/record-v2/plain/email",
+        "/records-v2/plain?records=email",
+        "/subdomains/bonfida",
+        `/reverse-lookup/${deriveDomainKey("plain")}`,
+        "/domain-data/plain",
+        `/create-sub?owner=${key("bob")}&subdomain=team.plain`,
+        `/register?buyer=${key("bob")}&domain=example&space=1000&serialize=true`,
+      ]) {
+        const answer = await stack.get(path);
+        expect([answer.status, answer.body], path).toEqual([502, error("RPC unavailable")]);
+      }
+    } finally {
+      stack.localnet.setFault(null);
+    }
+  });
+});
