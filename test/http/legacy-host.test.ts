@@ -109,4 +109,21 @@ describe("LEGACY_HOSTS", () => {
       expect(comparable(listed), `${init?.method ?? "GET"} ${path}`).toEqual(comparable(plain));
     }
   });
+
+  it("a v1 answer kept for repeats (RESOLVE_CACHE_TTL_MS) is never given to a listed host", async () => {
+    const cached = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      LEGACY_HOSTS: "sdk-proxy.example",
+      RESOLVE_CACHE_TTL_MS: "60000",
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const v1 = await getOn(cached, "/resolve/nobody-registered-this.sns", "gateway.example");
+        expect(v1.status).toBe(404);
+      }
+      const legacy = await getOn(cached, "/resolve/nobody-registered-this.sns", "sdk-proxy.example");
+      expect([legacy.status, legacy.body]).toEqual([200, { s: "error", result: "Domain not found" }]);
+    } finally {
+      await cached.close();
+    }
+  });
 });
