@@ -86,6 +86,28 @@ const hostList = z
     return hosts.length > 0 ? new Set(hosts) : undefined;
   });
 
+/** Hosts the legacy profile answers (LEGACY_HOSTS): names, or `*` for every host; empty: none. */
+export interface LegacyHosts {
+  readonly all: boolean;
+  readonly hosts: ReadonlySet<string>;
+}
+
+const legacyHostList = z
+  .string()
+  .optional()
+  .transform((value, ctx): LegacyHosts | undefined => {
+    const hosts = (value ?? "")
+      .split(",")
+      .map((host) => host.trim().toLowerCase().replace(/\.$/, ""))
+      .filter((host) => host !== "");
+    if (hosts.some((host) => host !== "*" && !/^[a-z0-9.-]+$/.test(host))) {
+      ctx.addIssue({ code: "custom", message: "must be `*` or a comma-separated list of host names" });
+      return z.NEVER;
+    }
+    if (hosts.length === 0) return undefined;
+    return { all: hosts.includes("*"), hosts: new Set(hosts) };
+  });
+
 const headerName = z
   .string()
   .optional()
@@ -204,6 +226,8 @@ const SETTINGS = {
   metrics: fromEnv("METRICS", onOff("on")),
   /** `.sol` names resolve through their SRS record; `/safe-resolve` cross-checks it with the name service. */
   solSrsResolution: fromEnv("SOL_SRS_RESOLUTION", onOff("off")),
+  /** Hosts whose requests get the retired upstream hosts' API (docs/legacy.md); undefined: none. */
+  legacyHosts: fromEnv("LEGACY_HOSTS", legacyHostList),
 } satisfies SettingTable;
 
 /** The configuration a table of settings reads into: each setting's value, groups as nested objects. */

@@ -300,6 +300,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     docsAssets: platform.docsAssets,
     ...(resolveRepeats && { resolveRepeats }),
     ...(platform.edgeCache && config.resolveCacheTtlMs > 0 && { edgeCache: platform.edgeCache }),
+    ...(config.legacyHosts && { legacyHosts: config.legacyHosts }),
   });
   return {
     app,

@@ -80,6 +80,19 @@ interface SdkOracle {
   readonly PYTH_PULL_FEEDS: ReadonlyMap<string, number[]>;
   readonly VAULT_OWNER: PublicKey;
   serializeRecordV2Content(content: string, record: string): Buffer;
+  getRecordKeySync(domain: string, record: string): PublicKey;
+  transferInstruction(
+    programId: PublicKey,
+    nameAccount: PublicKey,
+    newOwner: PublicKey,
+    currentOwner: PublicKey,
+  ): TransactionInstruction;
+  getTwitterRegistryKey(handle: string): Promise<PublicKey>;
+  getHashedNameSync(name: string): Buffer;
+  getNameAccountKeySync(hashed: Buffer, nameClass?: PublicKey, parent?: PublicKey): PublicKey;
+  readonly TWITTER_ROOT_PARENT_REGISTRY_KEY: PublicKey;
+  readonly TWITTER_VERIFICATION_AUTHORITY: PublicKey;
+  readonly RECORD_V1_SIZE: ReadonlyMap<string, number>;
 }
 
 export const sdk = untypedSdk as unknown as SdkOracle;

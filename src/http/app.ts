@@ -11,12 +11,15 @@ import { UNMATCHED_ANSWERS, answersOf, declareAnswers } from "./openapi/route-an
 import { ClientCallLimit } from "./clients/client-call-limit.js";
 import { clientOf } from "./clients/client-key.js";
 import { buildDocument } from "./openapi/document.js";
-import { type Answerer, type RequestFrame, requestFrame } from "./frame/frame.js";
+import { type Answerer, type RequestFrame, type RequestFrameOptions, requestFrame } from "./frame/frame.js";
 import { routePatternOf } from "./answer/request-log.js";
 import { apiReferenceRoutes } from "./routes/api-reference.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { NO_TELEMETRY, UNMATCHED_ROUTE } from "../telemetry.js";
 import { ROUTES } from "./routes/index.js";
+import { LEGACY_ROUTES } from "./routes/legacy/index.js";
+import { plainNotFound } from "./answer/plain.js";
+import { servesLegacy } from "./frame/legacy-host.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   // OpenAPIHono: the routes mounted below bring their OpenAPI descriptions with them.
@@ -30,7 +33,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const allowedMethods = allowedMethodsOn(app.routes);
 
   // Around every answer (request id, cache policy, endpoint, rate limit, CORS, log, metrics).
-  const frame = requestFrame({
+  const frameOptions: RequestFrameOptions = {
     logger: deps.logger,
     telemetry: deps.telemetry ?? NO_TELEMETRY,
     requestHeader: deps.requestHeader,
@@ -45,7 +48,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ...(deps.callLimit && { callLimit: deps.callLimit }),
     ...(deps.edgeCache && { edgeCache: deps.edgeCache }),
     ...(deps.overrideRateLimit > 0 && { overrideLimit: new ClientCallLimit(deps.overrideRateLimit) }),
-  });
+  };
+  const frame = requestFrame(frameOptions);
 
   if (deps.metrics) mountFramed(app, metricsRoute(deps.metrics), frame);
   for (const routes of ROUTES) mountFramed(app, routes(deps), frame);
@@ -66,6 +70,30 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Failures of the frame itself; a route's are answered inside it.
   app.onError(answerError);
 
+  const legacyHosts = deps.legacyHosts;
+  if (legacyHosts) {
+    // The legacy profile: a second app of the same frame, chosen by the request's Host before any routing.
+    const legacy = legacyApp(deps, frameOptions, answerError);
+    const v1 = app.fetch;
+    app.fetch = (request, ...rest) =>
+      servesLegacy(legacyHosts, request.headers.get("host")) ? legacy.fetch(request, ...rest) : v1(request, ...rest);
+  }
+  return app;
+}
+
+/**
+ * The retired upstream hosts' API (routes/legacy/, docs/legacy.md) inside the same frame as v1 (request id,
+ * CORS, rate limits, budgets, log line, metrics): a path no route serves, whatever its method, is their
+ * plain-text 404.
+ */
+function legacyApp(deps: AppDeps, options: RequestFrameOptions, answerError: ErrorHandler<AppEnv>): Hono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  // A preflight lists the methods the legacy routes take on its path.
+  const frame = requestFrame({ ...options, allowedMethods: allowedMethodsOn(app.routes) });
+  for (const routes of LEGACY_ROUTES) mountFramed(app, routes(deps), frame);
+  const unmatched = frame(UNMATCHED_ROUTE, UNMATCHED_ANSWERS);
+  app.notFound((c) => unmatched(c, plainNotFound, noNext));
+  app.onError(answerError);
   return app;
 }
 

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { LegacyHosts } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { EndpointSelector } from "../rpc/endpoints.js";
 import type { YieldToLoop } from "../rpc/request-view.js";
@@ -62,4 +63,6 @@ export interface AppDeps {
   readonly resolveRepeats?: ResolveRepeatsLearner;
   /** Where `resolve` answers are shared by the platform (Workers: the Cache API); absent: none. */
   readonly edgeCache?: EdgeCache;
+  /** Hosts whose requests are answered by the legacy profile (LEGACY_HOSTS); absent: none. */
+  readonly legacyHosts?: LegacyHosts;
 }

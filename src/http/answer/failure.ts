@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { Logger } from "../../logger.js";
 import type { AppEnv } from "../env.js";
-import { type Classified, classify } from "./classify.js";
+import { CLIENT_CLOSED_STATUS, type Classified, classify } from "./classify.js";
 import { errorText, fail, failureHeaders } from "./envelope.js";
 import type { RouteAnswers } from "../openapi/route-answers.js";
 
@@ -33,5 +33,15 @@ export function answerFailure(
   const failure = classify(error, answers.wording);
   c.set("failure", failure);
   if (failure.logged) logger.warn({ reqId: c.get("requestId"), route, err: error }, "request failed");
+  const fixed = answers.fixedFailure;
+  if (fixed !== undefined && !keepsItsAnswer(failure)) return fail(c, fixed.status, fixed.message);
   return fail(c, failure.status, failure.message, { headers: failureHeaders(failure) });
 }
+
+/**
+ * Failures a route's fixed answer never hides: the RPC could not answer (502: a "not found" instead would be
+ * cached by clients as "this name has no owner"), and the gateway's own limits (429, 503, 413, 499), which
+ * tell a client to wait or stop rather than something about a name.
+ */
+const KEEP_THEIR_ANSWER: ReadonlySet<number> = new Set([502, 429, 503, 413, CLIENT_CLOSED_STATUS]);
+const keepsItsAnswer = (failure: Classified): boolean => KEEP_THEIR_ANSWER.has(failure.status);

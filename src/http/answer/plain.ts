@@ -10,3 +10,7 @@ import { appAnswer } from "./headers.js";
  */
 export const plain = (c: Context<AppEnv>, body: string, contentType: string, options?: AnswerOptions): Response =>
   appAnswer(c, 200, body, contentType, options?.headers);
+
+/** A path (or method) no route serves, on the legacy profile: the plain-text 404 the retired hosts gave. */
+export const plainNotFound = (c: Context<AppEnv>): Response =>
+  appAnswer(c, 404, "404 Not Found", "text/plain; charset=UTF-8");

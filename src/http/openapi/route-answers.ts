@@ -35,6 +35,18 @@ export interface RouteAnswers {
    * routes, health, 404s and 405s) answer as they always do, `rpc` or not.
    */
   readonly rpc?: boolean;
+  /**
+   * The route's one answer to every failure about its input or the chain (the retired hosts' API, see
+   * src/http/routes/legacy/): a failure of the RPC or of the gateway's own limits keeps its own answer
+   * (answer/failure.ts). Absent: each failure is answered as answer/classify.ts says.
+   */
+  readonly fixedFailure?: FixedFailure;
+}
+
+/** A fixed error answer: its status and the envelope's `result`. */
+export interface FixedFailure {
+  readonly status: 200 | 400 | 500;
+  readonly message: string;
 }
 
 /** The answers of requests no route matched (404, 405, CORS preflights): never kept. */

@@ -1,0 +1,41 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Address } from "@solana/kit";
+import { tryDecodePublicKey } from "../../../sns/bytes.js";
+import { SnsError } from "../../../sns/errors.js";
+import { findPrimaryDomain } from "../../../sns/queries/primary-domain.js";
+import { findPrimaryDomains } from "../../../sns/queries/primary-domains.js";
+import { clientOf } from "../../clients/client-key.js";
+import type { AppDeps } from "../../deps.js";
+import type { AppEnv } from "../../env.js";
+import { ok } from "../../answer/envelope.js";
+import { INVALID_DOMAIN_INPUT, legacyGet, legacyRoutes } from "./legacy-route.js";
+
+/** A key as web3.js's `new PublicKey` took it on the retired hosts: untrimmed, 32 bytes of base58. */
+export function legacyKey(text: string): Address {
+  if (!tryDecodePublicKey(text)) throw new SnsError("INVALID_INPUT", "not a public key");
+  return text as Address;
+}
+
+/**
+ * `/favorite-domain/:owner` and `/multiple-favorite-domains/:owners`. A wallet without a favourite is
+ * 200 `Invalid domain input` (`s: "error"`), as the retired hosts answered and their clients read as "no
+ * name"; so is any other failure about the input or the chain. The list is split on `,`, items untrimmed:
+ * one bad key fails it all.
+ */
+export function legacyFavoriteRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const routes = legacyRoutes();
+  legacyGet(routes, "/favorite-domain/:owner", { rpc: true, fixedFailure: INVALID_DOMAIN_INPUT }, async (c) => {
+    const favorite = await findPrimaryDomain(c.get("rpc")(), legacyKey(c.req.param("owner")!));
+    if (favorite === null) throw new SnsError("ACCOUNT_NOT_FOUND", "the wallet has no favourite domain");
+    return ok(c, favorite);
+  });
+  legacyGet(routes, "/multiple-favorite-domains/:owners", { rpc: true, fixedFailure: INVALID_DOMAIN_INPUT }, (c) => {
+    const wallets = c.req.param("owners")!.split(",").map(legacyKey);
+    return deps.bulkheads.wallets.run(
+      wallets.length,
+      async () => ok(c, await findPrimaryDomains(c.get("rpc")(), wallets)),
+      clientOf(deps)(c),
+    );
+  });
+  return routes;
+}
