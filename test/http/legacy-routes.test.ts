@@ -1,5 +1,5 @@
 import { base64, base64url } from "@scure/base";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile } from "../../src/localnet/index.js";
 import { NAME_PROGRAM_ID, SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
 import { deriveDomainKey, deriveRecordV1Key } from "../../src/sns/derive.js";
@@ -12,7 +12,7 @@ import {
   deriveTwitterRegistryKey,
 } from "../../src/sns/twitter.js";
 import { getAsHost } from "../../testkit/host-request.js";
-import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
+import { type Answer, type Stack, startStack, describeOnNode } from "../../testkit/stack.js";
 
 // The legacy profile's routes over real HTTP against the localnet, each known client of the retired hosts
 // replayed (the request it sends, the fields it reads, the decision it takes), and the departures.
@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => Promise.all([stack.close(), pastCutoff.close(), both.close()]));
 beforeEach(() => stack.localnet.setFault(null));
 
-describe("clients of the retired hosts, replayed", () => {
+describeOnNode("clients of the retired hosts, replayed", () => {
   /** clip-wallet's SnsBackend: `.sol` stripped, a string `result` under `s: "ok"` is the owner. */
   const clipWalletResolve = async (name: string): Promise<string | null> => {
     const answer = (await stack.get(`/resolve/${name}`)).body as { s: string; result: unknown };
@@ -153,7 +153,7 @@ describe("clients of the retired hosts, replayed", () => {
   });
 });
 
-describe("legacy routes", () => {
+describeOnNode("legacy routes", () => {
   it("/resolve: every failure about the name is 200 Domain not found (PDA owner, no NFT holder, bad record, 3 labels)", async () => {
     for (const name of ["vault", "burned-nft", "invalid-roa", "a.b.plain", "", "Plain"]) {
       const answer: Answer = await stack.get(`/resolve/${name}`);
@@ -267,7 +267,7 @@ describe("legacy routes", () => {
   });
 });
 
-describe("the routes v1 retired", () => {
+describeOnNode("the routes v1 retired", () => {
   beforeAll(() => {
     // A verified handle: its registry (owned by the wallet) and the wallet's reverse registry naming it.
     const ledger = stack.localnet.ledger;
@@ -345,7 +345,7 @@ describe("the routes v1 retired", () => {
   });
 });
 
-describe("departures: `.sol` by today's rule, and RPC failures", () => {
+describeOnNode("departures: `.sol` by today's rule, and RPC failures", () => {
   it("with SOL_SRS_RESOLUTION=on, `x.sol` resolves through its SRS record and `x` through the name service", async () => {
     const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
     ledger.slot = SOL_TLD_CUTOFF_SLOT + 10;
