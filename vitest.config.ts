@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 const INTEGRATION = [
   "test/http/resolve.test.ts",
   "test/http/resolve-bulk.test.ts",
+  "test/http/context-slot.test.ts",
   "test/http/records.test.ts",
   "test/http/wallet-routes.test.ts",
   "test/http/override-controls.test.ts",

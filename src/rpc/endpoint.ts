@@ -17,6 +17,7 @@ import { JsonRpcClient } from "./json-rpc.js";
 import type { BudgetLimits, RequestBudget } from "./request-budget.js";
 import {
   MAX_TRANSACTION_VERSION,
+  answeredSlot,
   type SignatureEntry,
   type TransactionAccounts,
   parseLamports,
@@ -98,7 +99,11 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     const call = { method: "getTokenLargestAccounts", params: [mint, { commitment: this.options.commitment }] };
     const queued = this.accounts.enqueueSharedCall(call, budget);
     const answer = queued.outcome.then((outcome) => {
-      if (outcome.ok) return parseTokenLargestAccounts(outcome.result);
+      if (outcome.ok) {
+        const entries = parseTokenLargestAccounts(outcome.result);
+        budget?.noteSlot(answeredSlot(outcome.result));
+        return entries;
+      }
       // Nodes answer -32602 when the mint account is missing or not a mint.
       if (outcome.error instanceof JsonRpcError && outcome.error.code === INVALID_PARAMS) return null;
       throw outcome.error;
@@ -123,7 +128,9 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
       ...(query.dataSlice && { dataSlice: query.dataSlice }),
       ...(query.minContextSlot !== undefined && { minContextSlot: query.minContextSlot }),
     };
-    return parseProgramAccounts(await this.call("getProgramAccounts", [program, config], budget));
+    const answer = parseProgramAccounts(await this.call("getProgramAccounts", [program, config], budget));
+    budget?.noteSlot(answer.slot);
+    return answer;
   }
 
   /** Newest first, at most `limit`, newer than `until` when given. */
