@@ -5,6 +5,7 @@ const INTEGRATION = [
   "test/http/resolve.test.ts",
   "test/http/resolve-bulk.test.ts",
   "test/http/context-slot.test.ts",
+  "test/http/readiness.test.ts",
   "test/http/records.test.ts",
   "test/http/wallet-routes.test.ts",
   "test/http/override-controls.test.ts",

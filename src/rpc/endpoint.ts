@@ -25,6 +25,7 @@ import {
   parseMultipleAccounts,
   parseProgramAccounts,
   parseSignatures,
+  parseSlot,
   parseTokenLargestAccounts,
   parseTransactionAccounts,
 } from "./results.js";
@@ -214,5 +215,15 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
 
   isSolCutoffReached(): boolean | Promise<boolean> {
     return this.cutoff.isReached();
+  }
+
+  /** What this endpoint knows of the `.sol` cutoff, reading nothing (`/ready`). */
+  get solCutoff(): Readonly<CutoffState> {
+    return this.cutoff.known;
+  }
+
+  /** The slot the chain is at (`processed`): the gateway's own read, outside any request's budget (`/ready`). */
+  async tipSlot(): Promise<number> {
+    return parseSlot(await this.call("getSlot", [{ commitment: "processed" }], undefined));
   }
 }

@@ -125,10 +125,28 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
           body: {
             s: "ok",
             result: [
-              { domain: "bonfida.sns", status: 200, s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
-              { domain: "v2-sol.sns", status: 200, s: "ok", result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww" },
-              { domain: "plain.sol", status: 200, s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
-              { domain: "nobody.sns", status: 404, s: "error", result: "Domain not found" },
+              {
+                domain: "bonfida.sns",
+                status: 200,
+                s: "ok",
+                result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7",
+                slot: 300_000_000,
+              },
+              {
+                domain: "v2-sol.sns",
+                status: 200,
+                s: "ok",
+                result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww",
+                slot: 300_000_000,
+              },
+              {
+                domain: "plain.sol",
+                status: 200,
+                s: "ok",
+                result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS",
+                slot: 300_000_000,
+              },
+              { domain: "nobody.sns", status: 404, s: "error", result: "Domain not found", slot: 300_000_000 },
               { domain: "bonfida.com", status: 400, s: "error", result: "Unsupported TLD" },
             ],
           },
