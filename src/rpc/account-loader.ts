@@ -65,6 +65,8 @@ interface Pending {
    * note the slot it was read at (RequestBudget.noteSlot).
    */
   joiners?: RequestBudget[];
+  /** Sent: who joins now only notes its slot (a repeat in `joiners` costs nothing then, so none is looked for). */
+  sent: boolean;
   resolve(account: AccountData | null): void;
   reject(error: unknown): void;
 }
@@ -138,14 +140,16 @@ export class AccountLoader {
     if (existing) {
       this.telemetry.coalesced("account");
       const queued = this.queuedByKey.get(key);
-      if (queued) addJoiner(queued, budget);
+      if (queued?.sent) {
+        if (budget && budget !== queued.budget) (queued.joiners ??= []).push(budget);
+      } else if (queued) addJoiner(queued, budget);
       return existing;
     }
     if (this.queue.length >= this.options.maxQueuedKeys) {
       return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     const promise = new Promise<AccountData | null>((resolve, reject) => {
-      const pending: Pending = { key, budget, resolve, reject };
+      const pending: Pending = { key, budget, sent: false, resolve, reject };
       this.queue.push(pending);
       this.queuedByKey.set(key, pending);
     });
@@ -253,6 +257,7 @@ export class AccountLoader {
     this.cancelDeferred = this.timer = undefined;
     const { maxKeysPerCall, maxCallsPerRequest, commitment } = this.options;
     const taken = this.queue.splice(0, maxKeysPerCall * maxCallsPerRequest);
+    for (const pending of taken) pending.sent = true;
     const groups: Pending[][] = [];
     for (let i = 0; i < taken.length; i += maxKeysPerCall) groups.push(taken.slice(i, i + maxKeysPerCall));
     const others = this.calls.splice(0, Math.max(1, maxCallsPerRequest - groups.length));

@@ -32,6 +32,9 @@ export function answerHeaders(
   ageSeconds?: number,
 ): Record<string, string> {
   if (slot !== undefined || ageSeconds !== undefined) {
+    if (extra === undefined && cacheControl !== undefined && requestId !== undefined && contentType !== undefined) {
+      return readHeaders(cacheControl, requestId, contentType, rateLimit, slot, ageSeconds);
+    }
     const read: Record<string, string> = { ...extra };
     if (slot !== undefined) read["x-context-slot"] = String(slot);
     if (ageSeconds !== undefined) read.age = String(ageSeconds);
@@ -68,6 +71,41 @@ export function answerHeaders(
   const sorted: Record<string, string> = {};
   for (const name of Object.keys(headers).sort()) sorted[name] = headers[name]!;
   return sorted;
+}
+
+/** The text of the last slot written: consecutive answers mostly carry the same slot. */
+let lastSlot = -1;
+let lastSlotText = "";
+const slotText = (slot: number): string => {
+  if (slot !== lastSlot) {
+    lastSlot = slot;
+    lastSlotText = String(slot);
+  }
+  return lastSlotText;
+};
+
+/** The common answers that read the chain (an envelope with no headers of its own): one object, built in order. */
+function readHeaders(
+  cacheControl: string,
+  requestId: string,
+  contentType: string,
+  rateLimit: RateLimitHeaders | undefined,
+  slot: number | undefined,
+  ageSeconds: number | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = { "access-control-allow-origin": "*" };
+  if (ageSeconds !== undefined) headers.age = String(ageSeconds);
+  headers["cache-control"] = cacheControl;
+  headers["content-type"] = contentType;
+  if (rateLimit !== undefined) {
+    headers["ratelimit-limit"] = rateLimit["ratelimit-limit"];
+    headers["ratelimit-policy"] = rateLimit["ratelimit-policy"];
+    headers["ratelimit-remaining"] = rateLimit["ratelimit-remaining"];
+    headers["ratelimit-reset"] = rateLimit["ratelimit-reset"];
+  }
+  if (slot !== undefined) headers["x-context-slot"] = slotText(slot);
+  headers["x-request-id"] = requestId;
+  return headers;
 }
 
 /**
