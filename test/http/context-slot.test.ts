@@ -117,14 +117,16 @@ describeOnNode("answers by cache outcome and their age in /metrics", () => {
   });
   afterAll(() => stack?.close());
 
-  it("counts a miss, then hits (before the app and in it) with their age; other answers as none", async () => {
+  it("counts misses (a key, a missing domain), then hits (before the app and in it) with their age; other answers as none", async () => {
     const metrics = async () => (await stack.get("/metrics")).text;
     await stack.get("/resolve/plain.sns");
     await stack.get("/resolve/plain.sns");
     await stack.get("/resolve/plain.sns?via=app");
     await stack.get("/domain-key/plain.sns");
+    expect((await stack.get("/resolve/nobody.sns")).status).toBe(404);
     const text = await metrics();
-    expect(sampleValue(text, "sns_gateway_answers_total", { cache: "miss" })).toBe(1);
+    // The missing domain was resolved too: a miss, as the key was.
+    expect(sampleValue(text, "sns_gateway_answers_total", { cache: "miss" })).toBe(2);
     expect(sampleValue(text, "sns_gateway_answers_total", { cache: "hit" })).toBe(2);
     expect(sampleValue(text, "sns_gateway_answers_total", { cache: "coalesced" })).toBe(0);
     expect(sampleValue(text, "sns_gateway_answers_total", { cache: "refreshed" })).toBe(0);

@@ -102,10 +102,14 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.set("answerCache", resolver.lastHitRefreshing ? "refreshed" : "hit");
   };
 
+  /** An answer given later was resolved: by this request, or (when it read nothing itself) by another it shared. */
+  const resolvedLater = (c: Context<AppEnv>): void => {
+    if (c.get("answerCache") === undefined) c.set("answerCache", c.get("rpcUsage")?.calls ? "miss" : "coalesced");
+  };
+
   /** The key in the envelope, shared no longer than the SRS record it was read from stays unexpired. */
   const answer = (c: Context<AppEnv>, endpoint: RpcEndpoint, domain: FullDomain, key: Address): Response => {
-    // A request that read nothing of its own shared a resolution another one started (its slot is noted).
-    if (c.get("answerCache") === undefined) c.set("answerCache", c.get("rpcUsage")?.calls ? "miss" : "coalesced");
+    resolvedLater(c);
     const lifetimeMs = resolver.answerLifetime(endpoint, domain);
     return lifetimeMs === Infinity ? ok(c, key) : ok(c, key, { lifetimeMs });
   };
@@ -132,7 +136,15 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
         servedFromCache(c);
         throw error;
       }
-      if (typeof key !== "string") return key.then((resolved) => answer(c, endpoint, domain, resolved));
+      if (typeof key !== "string") {
+        return key.then(
+          (resolved) => answer(c, endpoint, domain, resolved),
+          (error: unknown) => {
+            resolvedLater(c);
+            throw error;
+          },
+        );
+      }
       servedFromCache(c);
       return answer(c, endpoint, domain, key);
     };
