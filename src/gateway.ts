@@ -19,7 +19,7 @@ import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
 import type { EndpointHealth } from "./rpc/failover/endpoint-health.js";
 import { hostLabels } from "./rpc/failover/host-label.js";
-import { readiness } from "./service/readiness.js";
+import { type TipMemo, readiness } from "./service/readiness.js";
 import { Resolver } from "./service/resolver.js";
 import { routeBulkheads } from "./service/bulkhead.js";
 import type { TokenizedRecordStore } from "./service/record-store.js";
@@ -279,6 +279,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
           ...(callLimit && { callLimit }),
         })
       : undefined;
+  const tip: TipMemo = {};
   const app = createApp({
     endpoints,
     resolver,
@@ -293,6 +294,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
         maxIndexLagSlots: config.readyMaxIndexLagSlots,
         srs: config.solSrsResolution,
         version: platform.version ?? { package: "unknown", commit: null },
+        tip,
       }),
     tokenizedSource: (c, viaOverride) => {
       if (viaOverride) return scanTokenizedDomains;

@@ -3,6 +3,19 @@ import type { EndpointHealth } from "../rpc/failover/endpoint-health.js";
 import type { TokenizedIndexState } from "../telemetry.js";
 import type { TokenizedIndex } from "./tokenized-index.js";
 
+/**
+ * How long one tip read answers for: `/ready` takes no `rpc` and counts
+ * against no client's calls, so however often it is asked, it costs
+ * `RPC_URL` at most about one `getSlot` a second (plain data, kept on
+ * Workers too).
+ */
+const TIP_REUSE_MS = 1000;
+
+/** The last tip read: its slot, or why it failed, and when (ms since epoch). */
+export interface TipMemo {
+  last?: { readonly slot: number | null; readonly error?: string; readonly at: number };
+}
+
 /** Nominal duration of a slot, to say an index's lag in seconds too. */
 const NOMINAL_SLOT_SECONDS = 0.4;
 
@@ -57,6 +70,8 @@ export interface ReadinessSources {
   readonly maxIndexLagSlots: number;
   readonly srs: boolean;
   readonly version: { readonly package: string; readonly commit: string | null };
+  /** Where the last tip read is kept between calls. */
+  readonly tip: TipMemo;
 }
 
 /**
@@ -72,13 +87,18 @@ export async function readiness(sources: ReadinessSources): Promise<ReadinessRep
   const endpoint = sources.endpoint();
   let tipSlot: number | null = null;
   let error: string | undefined;
+  const last = sources.tip.last;
   if (!endpoint) error = "RPC_URL is not configured";
-  else {
+  else if (last !== undefined && Date.now() - last.at < TIP_REUSE_MS) {
+    tipSlot = last.slot;
+    error = last.error;
+  } else {
     try {
       tipSlot = await endpoint.tipSlot();
     } catch (fault) {
       error = fault instanceof Error ? fault.message : "RPC fault";
     }
+    sources.tip.last = { slot: tipSlot, ...(error !== undefined && { error }), at: Date.now() };
   }
   if (tipSlot === null) reasons.push("no RPC endpoint answered");
   const endpoints: EndpointReport[] =

@@ -62,6 +62,18 @@ describe("/ready against a live localnet", () => {
     );
   });
 
+  it("asked often, costs RPC_URL one getSlot a second at most", async () => {
+    await sleep(1100);
+    stack.localnet.resetStats();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => stack.get("/ready")));
+    for (let i = 0; i < 5; i++) answers.push(await stack.get("/ready"));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(stack.localnet.stats.methods.getSlot ?? 0).toBeLessThanOrEqual(5);
+    stack.localnet.resetStats();
+    for (let i = 0; i < 5; i++) await stack.get("/ready");
+    expect(stack.localnet.stats.methods.getSlot ?? 0).toBeLessThanOrEqual(1);
+  });
+
   it("/health stays liveness: 200 whatever the RPC", async () => {
     expect((await stack.get("/health")).status).toBe(200);
   });
@@ -132,6 +144,8 @@ describeOnNode("/ready and the tokenized index of this process", () => {
 
     // Within what the index believes of a slot this soon (src/rpc/slot-bound.ts), so its catch-up can reach it.
     stack.localnet.ledger.slot += 100;
+    // Past the second one tip read answers for.
+    await sleep(1100);
     const behind = await stack.get("/ready");
     expect(behind.status).toBe(503);
     const report = behind.body as Report;
