@@ -41,6 +41,12 @@ export const workerBuildOptions = {
   external: ["node:*"],
   logLevel: "silent",
   plugins: [textImports],
+  // The package version `/ready` reports (src/platform/workers/main.ts): Workers have no package.json to read.
+  define: {
+    __SNS_GATEWAY_VERSION__: JSON.stringify(
+      JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")).version,
+    ),
+  },
 };
 
 export const WORKER_ENTRY = "src/platform/workers/main.ts";

@@ -190,6 +190,8 @@ const SETTINGS = {
   tokenizedIndexMaxMb: fromEnv("TOKENIZED_INDEX_MAX_MB", intFrom(32, 1, 4096)),
   /** How long every endpoint may refuse the index's floor (-32016) before it is dropped to what they serve. */
   tokenizedIndexFloorGiveUpMs: fromEnv("TOKENIZED_INDEX_FLOOR_GIVE_UP_MS", intFrom(10_000, 100, 600_000)),
+  /** Slots the tokenized index may be behind the tip before `/ready` answers 503. */
+  readyMaxIndexLagSlots: fromEnv("READY_MAX_INDEX_LAG_SLOTS", intFrom(150, 0, 1_000_000)),
   /** Host names an `rpc` override may name; undefined: any public host. */
   rpcOverrideHosts: fromEnv("RPC_OVERRIDE_HOSTS", hostList),
   /** JSON-RPC calls that requests with `rpc` may cause per minute per client IP; 0: unlimited. */

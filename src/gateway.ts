@@ -17,6 +17,9 @@ import {
 import type { RpcEndpoint } from "./rpc/endpoint.js";
 import type { TransportFactory } from "./rpc/transport/contract.js";
 import { breakerSettings, endpointHealths } from "./rpc/failover/endpoint-set.js";
+import type { EndpointHealth } from "./rpc/failover/endpoint-health.js";
+import { hostLabels } from "./rpc/failover/host-label.js";
+import { type TipMemo, readiness } from "./service/readiness.js";
 import { Resolver } from "./service/resolver.js";
 import { routeBulkheads } from "./service/bulkhead.js";
 import type { TokenizedRecordStore } from "./service/record-store.js";
@@ -93,6 +96,8 @@ export interface Platform {
    * undefined: with per-request endpoints, `/domains` scans.
    */
   readonly remoteTokenizedIndex?: (c: Context) => MintIndex | undefined;
+  /** The package version, and the commit when the environment says it (GIT_COMMIT), for `/ready`. */
+  readonly version?: { readonly package: string; readonly commit: string | null };
   /**
    * Where `resolve` answers are shared between the isolates of a location
    * (Workers: the Cache API), used while RESOLVE_CACHE_TTL_MS is on
@@ -126,8 +131,15 @@ const yieldByTimer = (): Promise<void> => new Promise((resolve) => setTimeout(re
 
 type EndpointsPlatform = Pick<Platform, "transports" | "telemetry" | "accelerators">;
 
-/** Builds a function that makes one set of RPC endpoints of `config`; each set shares the health of the URLs. */
-function endpointsOf(config: GatewayConfig, platform: EndpointsPlatform, cutoffs?: CutoffMemory): () => RpcEndpoints {
+/**
+ * Builds a function that makes one set of RPC endpoints of `config`; each set shares the health of the URLs
+ * (with several), which it hands on too.
+ */
+function endpointsOf(
+  config: GatewayConfig,
+  platform: EndpointsPlatform,
+  cutoffs?: CutoffMemory,
+): { readonly make: () => RpcEndpoints; readonly health: readonly EndpointHealth[] | undefined } {
   const accelerators = platform.accelerators ?? {};
   const { telemetry } = platform;
   // Endpoint health outlives every set of endpoints (on Workers, one per request): plain state only.
@@ -135,7 +147,7 @@ function endpointsOf(config: GatewayConfig, platform: EndpointsPlatform, cutoffs
     config.rpcUrls.length > 1
       ? endpointHealths(config.rpcUrls, breakerSettings(config.rpcTimeoutMs), telemetry ?? NO_TELEMETRY)
       : undefined;
-  return () =>
+  const make = () =>
     new RpcEndpoints({
       rpcUrls: config.rpcUrls,
       timeoutMs: config.rpcTimeoutMs,
@@ -163,6 +175,7 @@ function endpointsOf(config: GatewayConfig, platform: EndpointsPlatform, cutoffs
       telemetry,
       ...(cutoffs && { cutoffMemory: cutoffs }),
     });
+  return { make, health };
 }
 
 /** A request waits for the index at most half its RPC deadline, and keeps the rest for the scan. */
@@ -203,7 +216,7 @@ export function createIndexHost(
   store: TokenizedRecordStore,
 ): IndexHost | undefined {
   if (!config.tokenizedIndex) return undefined;
-  const endpoints = endpointsOf(config, platform)();
+  const endpoints = endpointsOf(config, platform).make();
   const trusted = endpoints.trustedEndpoint;
   if (!trusted) return undefined;
   const index = tokenizedIndexOf(config, trusted, platform, store);
@@ -221,7 +234,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const perRequest = platform.endpointsPerRequest ?? false;
   const accelerators = platform.accelerators ?? {};
   const { telemetry } = platform;
-  const makeEndpoints = endpointsOf(config, platform, perRequest ? cutoffMemory() : undefined);
+  const { make: makeEndpoints, health } = endpointsOf(config, platform, perRequest ? cutoffMemory() : undefined);
   const resolver = new Resolver({
     pda: config.pdaPolicy,
     cacheTtlMs: config.resolveCacheTtlMs,
@@ -266,9 +279,23 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
           ...(callLimit && { callLimit }),
         })
       : undefined;
+  const tip: TipMemo = {};
   const app = createApp({
     endpoints,
     resolver,
+    readiness: () =>
+      readiness({
+        endpoint: () =>
+          shared?.trustedEndpoint ?? (config.rpcUrls.length > 0 ? makeEndpoints().trustedEndpoint : undefined),
+        health,
+        singleHost: config.rpcUrls.length === 1 ? hostLabels(config.rpcUrls)[0] : undefined,
+        index,
+        indexElsewhere: index === undefined && remote !== undefined,
+        maxIndexLagSlots: config.readyMaxIndexLagSlots,
+        srs: config.solSrsResolution,
+        version: platform.version ?? { package: "unknown", commit: null },
+        tip,
+      }),
     tokenizedSource: (c, viaOverride) => {
       if (viaOverride) return scanTokenizedDomains;
       if (index) return index.source;

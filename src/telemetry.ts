@@ -33,6 +33,15 @@ export interface Telemetry {
    * or a refresh of a hit entry started ahead of its expiry.
    */
   resolveCache(result: "hit" | "miss" | "refresh"): void;
+  /**
+   * An answer was given (every answer, inside the app or before it), by
+   * where it came from: `hit` the resolve cache, `refreshed` the resolve
+   * cache while a refresh ahead of expiry started, `coalesced` a resolution
+   * another request started, `miss` a resolution of its own, `none` no
+   * resolution (every other answer). `ageSeconds`: for one served from the
+   * resolve cache, how old it was (the `Age` it carried).
+   */
+  answerServed(cache: AnswerCacheOutcome, ageSeconds: number | undefined): void;
   /** A bulk request (`route`: its pattern) was answered, with `names` names (repeats included). */
   bulkResolved(route: string, names: number): void;
   /**
@@ -76,6 +85,9 @@ export type RpcCallOutcome = "ok" | "rpc_error" | "transport_fault" | "timeout";
 
 export type CoalescedKind = "resolution" | "account";
 
+/** Where an answer came from, for the metrics (Telemetry.answerServed). */
+export type AnswerCacheOutcome = "hit" | "miss" | "coalesced" | "refreshed" | "none";
+
 /** Route label of requests no route matched (404, 405, preflights): one label, never the raw path. */
 export const UNMATCHED_ROUTE = "unmatched";
 
@@ -98,6 +110,7 @@ export const NO_TELEMETRY: Telemetry = {
   rpcQueueChanged: nothing,
   coalesced: nothing,
   resolveCache: nothing,
+  answerServed: nothing,
   bulkResolved: nothing,
   rpcEndpointEvent: nothing,
   rpcEndpointFault: nothing,

@@ -6,6 +6,7 @@ import type { YieldToLoop } from "../rpc/request-view.js";
 import type { TokenizedDomainSource } from "../sns/queries/tokenized-domains.js";
 import type { FullDomain } from "../sns/domain.js";
 import type { Resolver } from "../service/resolver.js";
+import type { ReadinessReport } from "../service/readiness.js";
 import type { RouteBulkheads } from "../service/bulkhead.js";
 import type { MetricsExporter, Telemetry } from "../telemetry.js";
 import type { EdgeCache } from "./answer/edge-cache.js";
@@ -61,6 +62,8 @@ export interface AppDeps {
   readonly docsAssets: DocsAssets;
   /** Where the resolve route reports the requests it validated, to answer their repeats before routing; absent: none. */
   readonly resolveRepeats?: ResolveRepeatsLearner;
+  /** Readiness now (`/ready`, service/readiness.ts). */
+  readiness(): Promise<ReadinessReport>;
   /** Where `resolve` answers are shared by the platform (Workers: the Cache API); absent: none. */
   readonly edgeCache?: EdgeCache;
   /** Hosts whose requests are answered by the legacy profile (LEGACY_HOSTS); absent: none. */

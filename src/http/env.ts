@@ -1,6 +1,7 @@
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
 import type { RpcUsage } from "../rpc/request-view.js";
+import type { AnswerCacheOutcome } from "../telemetry.js";
 
 /** What a bulk request asked for and got, for its log line (see docs/operations.md, "Request log"). */
 export interface BulkTally {
@@ -66,5 +67,15 @@ export interface AppEnv {
      * whatever answer the request gets carries them (answer/headers.ts).
      */
     rateLimit: RateLimitHeaders;
+    /**
+     * Set by a route answering from a cache (the resolve cache): the slot
+     * its answer was read at (Infinity: unsaid) and how many whole seconds
+     * ago (`Age`); absent, the answer carries the slot of the request's
+     * own reads (answer/headers.ts).
+     */
+    answerSlot: number;
+    answerAge: number;
+    /** Set by the resolve routes: where their answer came from, for the metrics (answer/finish.ts); absent: `none`. */
+    answerCache: AnswerCacheOutcome;
   };
 }

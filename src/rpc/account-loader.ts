@@ -4,7 +4,7 @@ import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 import { OverloadedError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { type RequestBudget, addPayer } from "./request-budget.js";
-import { parseMultipleAccounts } from "./results.js";
+import { answeredSlot, parseMultipleAccounts } from "./results.js";
 
 export interface AccountLoaderOptions {
   readonly commitment: string;
@@ -58,19 +58,22 @@ interface Pending {
   /** The request that first asked for it. */
   readonly budget: RequestBudget | undefined;
   /**
-   * Requests that asked for it while it was queued: they pay for the call
-   * that carries it too, so it is sent while any of them can pay (one whose
-   * budget or allowance ran out fails no one else's read). Requests sharing
-   * a read already sent pay nothing more.
+   * Requests that asked for it since: those that joined while it was queued
+   * pay for the call that carries it too, so it is sent while any of them
+   * can pay (one whose budget or allowance ran out fails no one else's
+   * read); those that joined once it was sent pay nothing more. All of them
+   * note the slot it was read at (RequestBudget.noteSlot).
    */
   joiners?: RequestBudget[];
+  /** Sent: who joins now only notes its slot (a repeat in `joiners` costs nothing then, so none is looked for). */
+  sent: boolean;
   resolve(account: AccountData | null): void;
   reject(error: unknown): void;
 }
 
 /** The reads of one getMultipleAccounts call of a batch, with what the reply said of them. */
 type GroupResult =
-  | { readonly group: Pending[]; readonly accounts: (AccountData | null)[] }
+  | { readonly group: Pending[]; readonly accounts: (AccountData | null)[]; readonly slot: number }
   | { readonly group: Pending[]; readonly error: unknown };
 
 interface PendingCall {
@@ -105,7 +108,10 @@ function addJoiner(
  */
 export class AccountLoader {
   private readonly shared = new Map<string, Promise<AccountData | null>>();
-  /** The reads of `shared` not sent yet, by key: who joins one pays for it too. */
+  /**
+   * The reads of `shared` not settled yet, by key: who joins one notes its
+   * slot, and pays for it too while it is not sent (payersOf, at the flush).
+   */
   private readonly queuedByKey = new Map<string, Pending>();
   private queue: Pending[] = [];
   private calls: PendingCall[] = [];
@@ -134,14 +140,16 @@ export class AccountLoader {
     if (existing) {
       this.telemetry.coalesced("account");
       const queued = this.queuedByKey.get(key);
-      if (queued) addJoiner(queued, budget);
+      if (queued?.sent) {
+        if (budget && budget !== queued.budget) (queued.joiners ??= []).push(budget);
+      } else if (queued) addJoiner(queued, budget);
       return existing;
     }
     if (this.queue.length >= this.options.maxQueuedKeys) {
       return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     const promise = new Promise<AccountData | null>((resolve, reject) => {
-      const pending: Pending = { key, budget, resolve, reject };
+      const pending: Pending = { key, budget, sent: false, resolve, reject };
       this.queue.push(pending);
       this.queuedByKey.set(key, pending);
     });
@@ -232,8 +240,13 @@ export class AccountLoader {
           });
           return;
         }
-        if ("error" in result) group[index]!.reject(result.error);
-        else group[index]!.resolve(result.accounts[index]!);
+        const pending = group[index]!;
+        this.settled(pending);
+        if ("error" in result) pending.reject(result.error);
+        else {
+          noteSlot(pending, result.slot);
+          pending.resolve(result.accounts[index]!);
+        }
       }
     }
   }
@@ -244,7 +257,7 @@ export class AccountLoader {
     this.cancelDeferred = this.timer = undefined;
     const { maxKeysPerCall, maxCallsPerRequest, commitment } = this.options;
     const taken = this.queue.splice(0, maxKeysPerCall * maxCallsPerRequest);
-    for (const pending of taken) this.queuedByKey.delete(pending.key);
+    for (const pending of taken) pending.sent = true;
     const groups: Pending[][] = [];
     for (let i = 0; i < taken.length; i += maxKeysPerCall) groups.push(taken.slice(i, i + maxKeysPerCall));
     const others = this.calls.splice(0, Math.max(1, maxCallsPerRequest - groups.length));
@@ -269,7 +282,7 @@ export class AccountLoader {
           const slice = paced && Math.max(paced, Math.ceil(taken.length / MAX_PACED_TURNS));
           if (slice === 0 || taken.length < slice * 1.5) {
             outcomes.forEach((outcome, i) => {
-              if (i < groups.length) settleGroup(groups[i]!, outcome);
+              if (i < groups.length) this.settleGroup(groups[i]!, outcome);
               else others[i - groups.length]!.settle(outcome);
             });
             return;
@@ -281,7 +294,7 @@ export class AccountLoader {
         },
         (error: Error) => {
           const outcome: RpcOutcome = { ok: false, error };
-          for (const group of groups) settleGroup(group, outcome);
+          for (const group of groups) this.settleGroup(group, outcome);
           for (const pending of others) pending.settle(outcome);
         },
       )
@@ -291,6 +304,37 @@ export class AccountLoader {
       });
     if (this.hasWork) this.schedule();
   }
+
+  /** A read about to settle: later askers start a new one (or share its promise until it is forgotten). */
+  private settled(pending: Pending): void {
+    if (this.queuedByKey.get(pending.key) === pending) this.queuedByKey.delete(pending.key);
+  }
+
+  private settleGroup(group: Pending[], outcome: RpcOutcome): void {
+    for (const pending of group) this.settled(pending);
+    if (!outcome.ok) {
+      for (const pending of group) pending.reject(outcome.error);
+      return;
+    }
+    let accounts: (AccountData | null)[];
+    try {
+      accounts = parseMultipleAccounts(outcome.result, group.length);
+    } catch (error) {
+      for (const pending of group) pending.reject(error);
+      return;
+    }
+    const slot = answeredSlot(outcome.result);
+    group.forEach((pending, i) => {
+      noteSlot(pending, slot);
+      pending.resolve(accounts[i]!);
+    });
+  }
+}
+
+/** Every request that asked for a read notes the slot it was answered at. */
+function noteSlot(pending: Pending, slot: number): void {
+  pending.budget?.noteSlot(slot);
+  if (pending.joiners) for (const joiner of pending.joiners) joiner.noteSlot(slot);
 }
 
 /** Each request with how many of the batch's calls carry its reads or are its own. */
@@ -325,23 +369,8 @@ const noJoin = (): void => {};
 function groupResult(group: Pending[], outcome: RpcOutcome): GroupResult {
   if (!outcome.ok) return { group, error: outcome.error };
   try {
-    return { group, accounts: parseMultipleAccounts(outcome.result, group.length) };
+    return { group, accounts: parseMultipleAccounts(outcome.result, group.length), slot: answeredSlot(outcome.result) };
   } catch (error) {
     return { group, error };
   }
-}
-
-function settleGroup(group: Pending[], outcome: RpcOutcome): void {
-  if (!outcome.ok) {
-    for (const pending of group) pending.reject(outcome.error);
-    return;
-  }
-  let accounts: (AccountData | null)[];
-  try {
-    accounts = parseMultipleAccounts(outcome.result, group.length);
-  } catch (error) {
-    for (const pending of group) pending.reject(error);
-    return;
-  }
-  group.forEach((pending, i) => pending.resolve(accounts[i]!));
 }

@@ -17,6 +17,7 @@ import { JsonRpcClient } from "./json-rpc.js";
 import type { BudgetLimits, RequestBudget } from "./request-budget.js";
 import {
   MAX_TRANSACTION_VERSION,
+  answeredSlot,
   type SignatureEntry,
   type TransactionAccounts,
   parseLamports,
@@ -24,6 +25,7 @@ import {
   parseMultipleAccounts,
   parseProgramAccounts,
   parseSignatures,
+  parseSlot,
   parseTokenLargestAccounts,
   parseTransactionAccounts,
 } from "./results.js";
@@ -98,7 +100,11 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     const call = { method: "getTokenLargestAccounts", params: [mint, { commitment: this.options.commitment }] };
     const queued = this.accounts.enqueueSharedCall(call, budget);
     const answer = queued.outcome.then((outcome) => {
-      if (outcome.ok) return parseTokenLargestAccounts(outcome.result);
+      if (outcome.ok) {
+        const entries = parseTokenLargestAccounts(outcome.result);
+        budget?.noteSlot(answeredSlot(outcome.result));
+        return entries;
+      }
       // Nodes answer -32602 when the mint account is missing or not a mint.
       if (outcome.error instanceof JsonRpcError && outcome.error.code === INVALID_PARAMS) return null;
       throw outcome.error;
@@ -123,7 +129,9 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
       ...(query.dataSlice && { dataSlice: query.dataSlice }),
       ...(query.minContextSlot !== undefined && { minContextSlot: query.minContextSlot }),
     };
-    return parseProgramAccounts(await this.call("getProgramAccounts", [program, config], budget));
+    const answer = parseProgramAccounts(await this.call("getProgramAccounts", [program, config], budget));
+    budget?.noteSlot(answer.slot);
+    return answer;
   }
 
   /** Newest first, at most `limit`, newer than `until` when given. */
@@ -207,5 +215,15 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
 
   isSolCutoffReached(): boolean | Promise<boolean> {
     return this.cutoff.isReached();
+  }
+
+  /** What this endpoint knows of the `.sol` cutoff, reading nothing (`/ready`). */
+  get solCutoff(): Readonly<CutoffState> {
+    return this.cutoff.known;
+  }
+
+  /** The slot the chain is at (`processed`): the gateway's own read, outside any request's budget (`/ready`). */
+  async tipSlot(): Promise<number> {
+    return parseSlot(await this.call("getSlot", [{ commitment: "processed" }], undefined));
   }
 }

@@ -55,6 +55,12 @@ export class RequestBudget {
   private bytes = 0;
   private items = 0;
   private spent: RpcBudgetError | undefined;
+  /**
+   * The lowest `context.slot` of the reads this request's answer came from
+   * (its own, and the reads it shared with concurrent requests): the chain
+   * state it is at least as new as (`X-Context-Slot`). Infinity: none read.
+   */
+  lowestSlot = Infinity;
 
   constructor(
     readonly limits: BudgetLimits,
@@ -77,6 +83,11 @@ export class RequestBudget {
   /** Milliseconds left before the deadline (0 once past it). */
   remainingMs(now = Date.now()): number {
     return Math.max(0, this.deadline - now);
+  }
+
+  /** Notes a read answered at `slot` (0: the node did not say, and nothing is noted). */
+  noteSlot(slot: number): void {
+    if (slot > 0 && slot < this.lowestSlot) this.lowestSlot = slot;
   }
 
   /** Throws the budget's error once a bound was reached or the deadline has passed. */

@@ -60,6 +60,15 @@ export function parseProgramAccounts(result: unknown): ProgramAccounts {
   return { slot, accounts };
 }
 
+/**
+ * The context slot of an answer whose value is read anyway (accounts, holders):
+ * 0 when it has none or an implausible one, which only leaves the slot unsaid.
+ */
+export function answeredSlot(result: unknown): number {
+  const slot = (result as { context?: { slot?: unknown } } | null)?.context?.slot;
+  return isPlausibleSlot(slot) ? slot : 0;
+}
+
 /** The answer's context slot; 0 when it has none; a fault when it is not a plausible slot. */
 function contextSlot(result: unknown): number {
   const slot = (result as { context?: { slot?: unknown } }).context?.slot;

@@ -11,6 +11,8 @@ export interface CutoffState {
   reached: boolean;
   /** Before this time (ms since epoch) the chain cannot have reached the cutoff. */
   openUntil: number;
+  /** The finalized slot the last decision was read at; absent until one was. */
+  slot?: number;
 }
 
 /**
@@ -40,12 +42,18 @@ export class SolCutoffGate {
     return this.pending;
   }
 
+  /** What is known now, reading nothing: whether `.sol` resolution is paused, and the slot that was decided at. */
+  get known(): Readonly<CutoffState> {
+    return this.state;
+  }
+
   private async readSlot(): Promise<boolean> {
     // Measure reuse from before the call: the answer may be as old as that.
     const askedAt = this.now();
     let slot = await this.finalizedSlot();
     // Confirmed by a second answer before it is kept for good (with several endpoints, the first in rotation's).
     if (isPastSolCutoff(slot)) slot = await this.finalizedSlot();
+    this.state.slot = slot;
     if (isPastSolCutoff(slot)) {
       this.state.reached = true;
       return true;

@@ -12,6 +12,10 @@ export interface CacheEntry {
   refreshAt: number;
   /** When the SRS record it was decided from expires (clock ms); Infinity: never. Never served from then on. */
   readonly validUntil: number;
+  /** The lowest context slot of the reads it was decided from; Infinity when none said. */
+  readonly slot: number;
+  /** When it was decided (clock ms): the answers served from it are that old (`Age`). */
+  readonly readAt: number;
 }
 
 /**
@@ -86,11 +90,16 @@ export class AnswerCache {
    * refresh, and not bound to an SRS expiry (whose shared lifetime the app
    * works out). Counted as a hit; undefined otherwise, counting nothing.
    */
-  answerableOutcome(id: string): Outcome | undefined {
+  answerableEntry(id: string): CacheEntry | undefined {
     const entry = this.entries.get(id);
     if (!entry || entry.refreshAt <= this.clock() || entry.validUntil !== Infinity) return undefined;
     this.telemetry.resolveCache("hit");
-    return entry.outcome;
+    return entry;
+  }
+
+  /** The entry of `id` as it is, counting nothing. */
+  peek(id: string): CacheEntry | undefined {
+    return this.entries.peek(id);
   }
 
   /** How much longer (ms) the answer of `id` holds; 0 when no entry holds it. */
@@ -99,14 +108,19 @@ export class AnswerCache {
     return entry ? Math.max(0, entry.validUntil - this.clock()) : 0;
   }
 
-  /** Keeps what `pending` settles to, for the TTL or until `validUntil()` (read once settled), whichever ends first. */
-  keep(id: string, pending: Promise<Address>, validUntil: () => number): void {
+  /**
+   * Keeps what `pending` settles to, for the TTL or until `validUntil()`
+   * (read once settled), whichever ends first, with the slot `slotOf()`
+   * says it was read at (read once settled too).
+   */
+  keep(id: string, pending: Promise<Address>, validUntil: () => number, slotOf: () => number): void {
     const keep = (outcome: Outcome) => {
       const now = this.clock();
       const until = validUntil();
       const ttl = Math.min(this.options.ttlMs, until - now);
       if (ttl <= 0) return;
-      const entry: CacheEntry = { outcome, refreshAt: now + ttl * REFRESH_AHEAD_AT, validUntil: until };
+      const refreshAt = now + ttl * REFRESH_AHEAD_AT;
+      const entry: CacheEntry = { outcome, refreshAt, validUntil: until, slot: slotOf(), readAt: now };
       this.entries.set(id, entry, { ttl: Math.ceil(ttl) });
     };
     pending.then(

@@ -1,11 +1,12 @@
 import type { Address } from "@solana/kit";
 import { SOL_TLD } from "../sns/constants.js";
+import { SnsError } from "../sns/errors.js";
 import type { FullDomain } from "../sns/domain.js";
 import { type PdaPolicy, tldGate } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { RpcBudgetError } from "../rpc/request-budget.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
-import { AnswerCache, type Outcome, answerOf } from "./answer-cache.js";
+import { AnswerCache, type CacheEntry, answerOf } from "./answer-cache.js";
 import { type BulkResolvable, type Settled, resolveAll, yieldByTimer } from "./bulk-resolution.js";
 import { agreed, sideOf } from "./cross-check.js";
 import { HolderHintCache } from "./holder-hints.js";
@@ -36,6 +37,12 @@ export interface ResolverOptions {
   readonly yieldTurn?: () => Promise<void>;
 }
 
+/** A resolution under way, and the request view it reads through. */
+interface InFlight {
+  readonly pending: Promise<Address>;
+  readonly starter: RpcEndpoint;
+}
+
 /**
  * Resolution with request coalescing (concurrent requests for one name on
  * one endpoint share a single resolution) and an optional short-lived cache
@@ -43,9 +50,18 @@ export interface ResolverOptions {
  * asked for late in their life. Many names at once: src/service/bulk-resolution.ts.
  */
 export class Resolver implements BulkResolvable {
-  private readonly inFlight = new Map<string, Promise<Address>>();
+  /** Resolutions under way, each with the view of the request that started it (whose reads it makes). */
+  private readonly inFlight = new Map<string, InFlight>();
   private readonly hints: HolderHintCache;
   private readonly answers: AnswerCache | undefined;
+  /**
+   * The entry the last cache hit answered from: a `resolve` that answers at
+   * once (a string) answered from it, and its caller reads it before
+   * anything else runs (`lastHit`). Kept here so a hit allocates nothing.
+   */
+  private hit: CacheEntry | undefined;
+  /** Whether that hit started a refresh ahead of expiry. */
+  private hitRefreshing = false;
 
   private readonly telemetry: Telemetry;
   private readonly clock: () => number;
@@ -81,6 +97,7 @@ export class Resolver implements BulkResolvable {
    * request in flight would hold.
    */
   resolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
+    this.hit = undefined;
     if (this.readsSrs(domain)) return this.shared(Registry.Srs, endpoint, domain.name);
     const gate = tldGate(endpoint, domain);
     if (!gate) return this.shared(Registry.Sns, endpoint, domain.name);
@@ -96,6 +113,7 @@ export class Resolver implements BulkResolvable {
    */
   safeResolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
     if (!this.readsSrs(domain)) return this.resolve(endpoint, domain);
+    this.hit = undefined;
     const srs = sideOf(() => this.shared(Registry.Srs, endpoint, domain.name));
     const sns = sideOf(() => this.shared(Registry.Sns, endpoint, domain.name));
     const name = `${domain.name}${SOL_TLD}`;
@@ -130,12 +148,41 @@ export class Resolver implements BulkResolvable {
   }
 
   /**
-   * The cached outcome for a name when it can be answered as it is: its TLD
-   * gate open now and its entry not yet due for a refresh. Counted as a hit.
+   * The cache entry the answer `resolve` (or `safeResolve`) just gave at once
+   * came from: read right after it returned a string, before anything else
+   * runs (with SRS on, `safeResolve` of a `.sol` name answers from two
+   * entries; this is the last one).
+   */
+  get lastHit(): CacheEntry | undefined {
+    return this.hit;
+  }
+
+  /** Whether the last cache hit (`lastHit`) started a refresh ahead of expiry. */
+  get lastHitRefreshing(): boolean {
+    return this.hitRefreshing;
+  }
+
+  /** Whole seconds since `entry` was read (`Age`). */
+  ageSeconds(entry: CacheEntry): number {
+    return Math.max(0, Math.floor((this.clock() - entry.readAt) / 1000));
+  }
+
+  /**
+   * Where the answer just given for `domain` was read: the cache entry that
+   * holds it, counting nothing; undefined without a cache, or once gone.
+   */
+  answerEntry(endpoint: RpcEndpoint, domain: FullDomain): CacheEntry | undefined {
+    const registry = this.readsSrs(domain) ? Registry.Srs : Registry.Sns;
+    return this.answers?.peek(resolutionId(endpoint, domain.name, registry));
+  }
+
+  /**
+   * The cache entry of a name when its outcome can be answered as it is: its
+   * TLD gate open now and its entry not yet due for a refresh. Counted as a hit.
    * Undefined otherwise, counting nothing: `resolve` then does what the name
    * needs (read the cutoff slot, refresh ahead, resolve).
    */
-  cachedOutcome(endpoint: RpcEndpoint, domain: FullDomain): Outcome | undefined {
+  cachedEntry(endpoint: RpcEndpoint, domain: FullDomain): CacheEntry | undefined {
     const answers = this.answers;
     if (!answers) return undefined;
     const registry = this.readsSrs(domain) ? Registry.Srs : Registry.Sns;
@@ -150,7 +197,7 @@ export class Resolver implements BulkResolvable {
       gate.catch(() => undefined);
       return undefined;
     }
-    return answers.answerableOutcome(resolutionId(endpoint, domain.name, registry));
+    return answers.answerableEntry(resolutionId(endpoint, domain.name, registry));
   }
 
   /**
@@ -163,12 +210,14 @@ export class Resolver implements BulkResolvable {
     if (this.answers) {
       const cached = this.answers.lookup(id);
       if (cached) {
-        if (this.answers.claimRefresh(cached)) this.refresh(registry, endpoint, name, id);
+        this.hitRefreshing = this.answers.claimRefresh(cached);
+        if (this.hitRefreshing) this.refresh(registry, endpoint, name, id);
+        this.hit = cached;
         return answerOf(cached.outcome);
       }
     }
     const shared = this.inFlight.get(id);
-    if (shared) {
+    if (shared !== undefined) {
       this.telemetry.coalesced("resolution");
       return this.joined(shared, registry, endpoint, name, id);
     }
@@ -187,13 +236,21 @@ export class Resolver implements BulkResolvable {
    * than requests sharing the name, and the joiner's own deadline ends them.
    */
   private joined(
-    shared: Promise<Address>,
+    shared: InFlight,
     registry: Registry,
     endpoint: RpcEndpoint,
     name: string,
     id: string,
   ): Promise<Address> {
-    return shared.catch((error: unknown) => {
+    // The joiner's answer came from the starter's reads: it notes their slot as its own.
+    const noteSlot = () => endpoint.budget?.noteSlot(shared.starter.budget?.lowestSlot ?? Infinity);
+    const answered = (key: Address): Address => {
+      noteSlot();
+      return key;
+    };
+    return shared.pending.then(answered, (error: unknown) => {
+      // A protocol answer (a missing domain) was read from the chain too.
+      if (error instanceof SnsError) noteSlot();
       const own = endpoint.budget;
       if (
         !(error instanceof RpcBudgetError) ||
@@ -228,14 +285,16 @@ export class Resolver implements BulkResolvable {
       clock: this.clock,
     });
     if (this.inFlight.size < this.options.maxCoalesced) {
-      this.inFlight.set(id, pending);
+      const entry: InFlight = { pending, starter: endpoint };
+      this.inFlight.set(id, entry);
       // Only itself: a retry of a joiner (`joined`) may have taken its place already.
       const forget = () => {
-        if (this.inFlight.get(id) === pending) this.inFlight.delete(id);
+        if (this.inFlight.get(id) === entry) this.inFlight.delete(id);
       };
       pending.then(forget, forget);
     }
-    this.answers?.keep(id, pending, validUntil);
+    // The slot: the lowest the starting request has read by then (all of them when it reads one name).
+    this.answers?.keep(id, pending, validUntil, () => endpoint.budget?.lowestSlot ?? Infinity);
     return pending;
   }
 }

@@ -234,6 +234,15 @@ export class TokenizedIndex implements MintIndex {
     };
   }
 
+  /**
+   * Starts catching up to `slot` when the index is answering (`/ready` asks,
+   * so the index of a gateway without `/domains` requests keeps up with the
+   * tip); its failure is the index's own to handle, as for any catch-up.
+   */
+  catchUpTo(slot: number): void {
+    if (this.state === "ready" && this.syncedSlot < slot) this.syncTo(slot).catch(() => undefined);
+  }
+
   /** The source `/domains` uses on `RPC_URL`. */
   readonly source: TokenizedDomainSource;
 

@@ -36,14 +36,25 @@ interface Item {
   readonly status: number;
   readonly s: string;
   readonly result: string;
+  readonly slot?: number;
 }
 const itemsOf = (answer: Answer): Item[] => (answer.body as { result: Item[] }).result;
 
-/** What `GET /<route>/<domain>` answers, as an item: an empty string is asked as a blank domain (a path has no empty segment). */
+/**
+ * What `GET /<route>/<domain>` answers, as an item (its `X-Context-Slot` as the item's `slot`): an empty
+ * string is asked as a blank domain (a path has no empty segment).
+ */
 async function getItem(stack: Stack, route: string, domain: string, query = ""): Promise<Item> {
   const answer = await stack.get(`/${route}/${encodeURIComponent(domain === "" ? " " : domain)}${query}`);
   const body = answer.body as { s: string; result: string };
-  return { domain, status: answer.status, s: body.s, result: body.result };
+  const slot = answer.headers.get("x-context-slot");
+  return {
+    domain,
+    status: answer.status,
+    s: body.s,
+    result: body.result,
+    ...(slot !== null && { slot: Number(slot) }),
+  };
 }
 
 let demo: Stack;

@@ -43,6 +43,7 @@ describeOnNode("answer headers on the wire", () => {
         "ratelimit-policy: 1000;w=60",
         "ratelimit-remaining: …",
         "ratelimit-reset: …",
+        "x-context-slot: 300000000",
         "x-request-id: …",
         "Content-Length: n",
         "Date: …",
@@ -77,6 +78,7 @@ describeOnNode("answer headers on the wire", () => {
         "ratelimit-policy: 1000;w=60",
         "ratelimit-remaining: …",
         "ratelimit-reset: …",
+        "x-context-slot: 300000000",
         "x-request-id: …",
         "Content-Length: n",
         "Date: …",
@@ -174,6 +176,7 @@ describeOnNode("answer headers on the wire", () => {
       // RPC calls left when the request was let in (the limit counts calls, not requests).
       "ratelimit-remaining: …",
       "ratelimit-reset: …",
+      "x-context-slot: 300000000",
       "x-request-id: …",
       "Content-Length: n",
       "Date: …",

@@ -14,8 +14,8 @@ import { type Answer, request, describeOnNode } from "../../testkit/stack.js";
 // compares an answer given before the app with one the app gave for the same
 // cache entry (a query the app ignores sends a request past the shortcut).
 
-/** Headers that differ between any two answers. */
-const PER_ANSWER = new Set(["date", "x-request-id", "ratelimit-reset"]);
+/** Headers that differ between any two answers (`age` by a second when they straddle one). */
+const PER_ANSWER = new Set(["date", "x-request-id", "ratelimit-reset", "age"]);
 const stableHeaders = (answer: Answer) => [...answer.headers].filter(([name]) => !PER_ANSWER.has(name));
 
 describeOnNode("repeated /resolve requests answered before the app", () => {
@@ -57,6 +57,9 @@ describeOnNode("repeated /resolve requests answered before the app", () => {
     expect(beforeApp.status).toBe(status);
     expect(beforeApp.text).toBe(fromApp.text);
     expect(stableHeaders(beforeApp)).toEqual(stableHeaders(fromApp));
+    // Both served from the cache entry: both say how old it is.
+    expect(beforeApp.headers.get("age")).toMatch(/^\d+$/);
+    expect(fromApp.headers.get("age")).toMatch(/^\d+$/);
     expect(localnet.stats.httpRequests).toBe(0);
     const [appLine, line] = requestLines();
     expect(line).toEqual({

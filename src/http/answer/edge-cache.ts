@@ -11,8 +11,17 @@ export interface EdgeCache {
 /** Headers that belong to the one request an answer was given to: never kept at the edge. */
 const PER_REQUEST = ["x-request-id", "ratelimit-limit", "ratelimit-policy", "ratelimit-remaining", "ratelimit-reset"];
 
+/**
+ * When the kept answer was read (ms since the epoch), on the kept copy only:
+ * its `Age` is worked out from it when it is given again (a runtime that
+ * adds one of its own counts from the put, not from the read).
+ */
+const READ_AT = "x-sns-gateway-read-at";
+
 /** Headers a kept answer holds that belong to the request it was first given to, or are written anew. */
 const WRITTEN_ANEW = new Set([
+  READ_AT,
+  "age",
   "access-control-allow-origin",
   "cache-control",
   "content-type",
@@ -28,7 +37,8 @@ const WRITTEN_ANEW = new Set([
  * The answer the edge cache keeps for this request (its URL), given as this
  * request's own: the kept status, body, `Cache-Control` and `Content-Type`
  * with this request's id and its client's `RateLimit-*` (answer/headers.ts),
- * and what the runtime adds to a kept answer (`Age`, `CF-Cache-Status`).
+ * the `X-Context-Slot` it was read at and its `Age` since, and what the
+ * runtime adds to a kept answer (`CF-Cache-Status`).
  * The frame (frame/frame.ts) reports it as any answer: log line, metrics.
  * Undefined when the cache holds none, or cannot be read.
  */
@@ -37,12 +47,18 @@ export async function edgeCached(cache: EdgeCache, c: Context<AppEnv>): Promise<
   if (!kept) return undefined;
   const own: Record<string, string> = {};
   for (const [name, value] of kept.headers) if (!WRITTEN_ANEW.has(name)) own[name] = value;
+  const readAt = Number(kept.headers.get(READ_AT));
+  const age = Number.isFinite(readAt) && readAt > 0 ? Math.max(0, Math.floor((Date.now() - readAt) / 1000)) : undefined;
+  c.set("answerCache", "hit");
+  if (age !== undefined) c.set("answerAge", age);
   const headers = answerHeaders(
     kept.headers.get("cache-control") ?? undefined,
     c.get("requestId"),
     kept.headers.get("content-type") ?? undefined,
     own,
     c.get("rateLimit"),
+    undefined,
+    age,
   );
   return new Response(kept.body, { status: kept.status, headers });
 }
@@ -59,6 +75,7 @@ export function keptAtEdge(cache: EdgeCache, c: Context<AppEnv>, answer: Respons
     const kept = answer.clone();
     const headers = new Headers(kept.headers);
     for (const name of PER_REQUEST) headers.delete(name);
+    headers.set(READ_AT, String(Date.now() - 1000 * Number(answer.headers.get("age") ?? 0)));
     const entry = new Response(kept.body, { status: kept.status, headers });
     c.executionCtx.waitUntil(cache.put(c.req.raw, entry).catch(() => undefined));
   }

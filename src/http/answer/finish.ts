@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { Logger, RequestLine } from "../../logger.js";
-import { type Telemetry, httpMethodLabel } from "../../telemetry.js";
+import { type AnswerCacheOutcome, type Telemetry, httpMethodLabel } from "../../telemetry.js";
 import type { AppEnv } from "../env.js";
 
 /** Where answers are reported. */
@@ -20,9 +20,17 @@ export const lineMs = (seconds: number): number => Math.round(seconds * 100_000)
  * never holds the path's query string or the `rpc` parameter: an override
  * URL may carry an API key, so only whether one was given (`rpcOverride`).
  * The caller builds the line itself: the one object a request's report costs.
+ * `cache`: where the answer came from, with its age when from the resolve cache.
  */
-export function recordAnswer(sinks: AnswerSinks, line: RequestLine, seconds: number): void {
+export function recordAnswer(
+  sinks: AnswerSinks,
+  line: RequestLine,
+  seconds: number,
+  cache: AnswerCacheOutcome = "none",
+  ageSeconds?: number,
+): void {
   sinks.telemetry.httpRequestFinished(line.route, httpMethodLabel(line.method), line.status, seconds);
+  sinks.telemetry.answerServed(cache, ageSeconds);
   const { logger } = sinks;
   if (logger.request) logger.request(line);
   else logger.info(line, "request");
@@ -63,6 +71,6 @@ export function finishAnswer(
     line.items = bulk.items;
     line.jsonRpcCalls = bulk.jsonRpcCalls;
   }
-  recordAnswer(sinks, line, seconds);
+  recordAnswer(sinks, line, seconds, c.get("answerCache"), c.get("answerAge"));
   return res;
 }

@@ -80,10 +80,10 @@ const KNOWN_BOUND: LRUCache.Options<string, KnownRequest, unknown> = {
  * Only requests the route has already answered are recognised, by the exact
  * key it learned them under (`learn`), so the path was validated by the
  * app's own schemas, and the request had no query (no `rpc` override).
- * Only outcomes the resolver gives as they are (`Resolver.cachedOutcome`)
+ * Only outcomes the resolver gives as they are (`Resolver.cachedEntry`)
  * are answered here; a miss, a refresh due, or a `.sol` cutoff to read go to
  * the app. An answer here has the status, body and headers the app gives
- * for the same cache entry, and is counted and logged as the app counts
+ * for the same cache entry (its slot and `Age` too), and is counted and logged as the app counts
  * and logs it.
  */
 export class ResolveRepeats {
@@ -112,8 +112,10 @@ export class ResolveRepeats {
     const started = performance.now();
     const known = this.known.get(key);
     if (!known) return undefined;
-    const outcome = this.options.resolver.cachedOutcome(this.options.endpoints.select(undefined), known.domain);
-    if (!outcome) return undefined;
+    const { resolver } = this.options;
+    const entry = resolver.cachedEntry(this.options.endpoints.select(undefined), known.domain);
+    if (!entry) return undefined;
+    const outcome = entry.outcome;
     // The client's window, as the app's frame would show it; spent, the app answers (429).
     const limited = this.options.callLimit?.headersFor(client());
     if (this.options.callLimit && !limited) return undefined;
@@ -121,7 +123,17 @@ export class ResolveRepeats {
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
     const { cacheControl, extra } = rendered;
-    const headers: Record<string, string | number> = answerHeaders(cacheControl, requestId, JSON_TYPE, extra, limited);
+    const slot = entry.slot === Infinity ? undefined : entry.slot;
+    const age = resolver.ageSeconds(entry);
+    const headers: Record<string, string | number> = answerHeaders(
+      cacheControl,
+      requestId,
+      JSON_TYPE,
+      extra,
+      limited,
+      slot,
+      age,
+    );
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
     const line: RequestLine = {
@@ -135,7 +147,7 @@ export class ResolveRepeats {
       rpcOverride: false,
     };
     if (rendered.failure !== undefined) line.error = rendered.failure.code;
-    recordAnswer(this.sinks, line, seconds);
+    recordAnswer(this.sinks, line, seconds, "hit", age);
     return { status: rendered.status, headers, body: rendered.body };
   }
 }

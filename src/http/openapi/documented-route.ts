@@ -82,6 +82,20 @@ const STATUS_HEADERS: Readonly<Record<number, Headers>> = {
   503: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } } },
 };
 
+/** What an answer that read the chain says of when (answer/headers.ts); documented on every route with `rpc`. */
+const READ_HEADERS: Headers = {
+  "X-Context-Slot": {
+    description:
+      "The lowest `context.slot` of the RPC reads the answer came from (for a bulk answer, the lowest of its " +
+      "items'). Absent when the answer read nothing.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  Age: {
+    description: "Whole seconds since the answer was read, when it is served from a cache (RFC 9111).",
+    schema: { type: "integer", minimum: 0 },
+  },
+};
+
 export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 export const operationId = (path: string) =>
   (path.split("/")[1] ?? "root").replace(/[-.](\w)/g, (_, letter: string) => letter.toUpperCase());
@@ -132,6 +146,7 @@ export function responses(route: Omit<DocumentedRoute<Shape, Shape>, "params" | 
   if (route.result) {
     answers[200] = {
       description: STATUS_DESCRIPTIONS[200] ?? "Success",
+      ...(route.rpc && { headers: READ_HEADERS }),
       content: { "application/json": { schema: okEnvelope(route.result), examples: examplesOf(200) } },
     };
   }
@@ -145,7 +160,9 @@ export function responses(route: Omit<DocumentedRoute<Shape, Shape>, "params" | 
     }
     answers[status] = {
       description: STATUS_DESCRIPTIONS[status] ?? "Error",
-      ...(STATUS_HEADERS[status] && { headers: STATUS_HEADERS[status] }),
+      ...((STATUS_HEADERS[status] || (route.rpc && status < 500)) && {
+        headers: { ...(route.rpc && status < 500 && READ_HEADERS), ...STATUS_HEADERS[status] },
+      }),
       content: { "application/json": { schema: errorEnvelope(messages as [string, ...string[]]), examples: shown } },
     };
   }

@@ -13,12 +13,14 @@ import { resolveRoutes } from "./resolve.js";
 import { resolveBulkRoutes } from "./resolve-bulk.js";
 import { reverseKeyRoute } from "./reverse-key.js";
 import { serviceRoutes } from "./service.js";
+import { readyRoute } from "./ready.js";
 import { reverseLookupRoute } from "./reverse-lookup.js";
 import { subdomainsRoute } from "./subdomains.js";
 
 /** Every application route; a new one is a file in this folder and a line here. */
 export const ROUTES: readonly ((deps: AppDeps) => OpenAPIHono<AppEnv>)[] = [
   serviceRoutes,
+  readyRoute,
   resolveRoutes,
   resolveBulkRoutes,
   deprecatedRoutes,

@@ -4,6 +4,8 @@ import type { Context } from "hono";
 import type { Address } from "@solana/kit";
 import type { FullDomain } from "../../sns/domain.js";
 import type { Settled } from "../../service/bulk-resolution.js";
+import { SnsError } from "../../sns/errors.js";
+import type { RpcEndpoint } from "../../rpc/endpoint.js";
 import type { AppDeps } from "../deps.js";
 import type { AppEnv, BulkTally } from "../env.js";
 import { ok } from "../answer/envelope.js";
@@ -58,6 +60,14 @@ const BulkItem = z
     status: z.number().int().describe("The status `GET /resolve/<domain>` answers for it now."),
     s: z.enum(["ok", "error"]),
     result: z.union([PublicKey, z.string()]).describe("The key, or the error message, of that GET answer."),
+    slot: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "The lowest `context.slot` of the reads its answer came from (as `X-Context-Slot` of its GET); " +
+          "absent for a name that read nothing (refused as input, or failed before any read).",
+      ),
   })
   .strict()
   .openapi("BulkResolveItem");
@@ -68,6 +78,8 @@ interface Item {
   readonly status: number;
   readonly s: "ok" | "error";
   readonly result: string;
+  /** The lowest context slot of the reads its answer came from; absent when it read nothing. */
+  slot?: number;
 }
 
 /** The GET route's own check of `:domain`: the same normalization and the same errors, in the same order. */
@@ -113,10 +125,28 @@ export function resolveBulkRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
           body: {
             s: "ok",
             result: [
-              { domain: "bonfida.sns", status: 200, s: "ok", result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7" },
-              { domain: "v2-sol.sns", status: 200, s: "ok", result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww" },
-              { domain: "plain.sol", status: 200, s: "ok", result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS" },
-              { domain: "nobody.sns", status: 404, s: "error", result: "Domain not found" },
+              {
+                domain: "bonfida.sns",
+                status: 200,
+                s: "ok",
+                result: "Hbn1ZdzThM2Hhd4V79imRRHFBsnjzskG6j9GZto8fSs7",
+                slot: 300_000_000,
+              },
+              {
+                domain: "v2-sol.sns",
+                status: 200,
+                s: "ok",
+                result: "F56ChgeNWwCq9bDW5RE6UH8CXJ3se3mi8mSpcAvECsww",
+                slot: 300_000_000,
+              },
+              {
+                domain: "plain.sol",
+                status: 200,
+                s: "ok",
+                result: "C8jwKc5ieVM1yzMqMsW7ShJyTnN2GbLaf8XV2s4hthRS",
+                slot: 300_000_000,
+              },
+              { domain: "nobody.sns", status: 404, s: "error", result: "Domain not found", slot: 300_000_000 },
               { domain: "bonfida.com", status: 400, s: "error", result: "Unsupported TLD" },
             ],
           },
@@ -173,12 +203,41 @@ async function resolveItems(
   const endpoint = c.get("rpc")();
   const settled: Settled[] = await deps.resolver.resolveAll(endpoint, domains, safe);
   logFirstFault(c, deps, settled);
+  const slots = slotsOf(deps, endpoint, domains, settled);
+  let lowest = Infinity;
   const answered = items.map((entry, i) => {
     if (typeof entry !== "number") return entry;
     const outcome = settled[entry]!;
-    return outcome.ok ? item(raws[i]!, outcome.key) : failedItem(raws[i]!, outcome.error);
+    const answer = outcome.ok ? item(raws[i]!, outcome.key) : failedItem(raws[i]!, outcome.error);
+    const slot = slots[entry]!;
+    if (slot !== Infinity) {
+      answer.slot = slot;
+      if (slot < lowest) lowest = slot;
+    }
+    return answer;
   });
+  // The answer's X-Context-Slot: the lowest of its items' (none when no item read the chain).
+  c.set("answerSlot", lowest);
   return { items: answered, distinct: domains.length };
+}
+
+/**
+ * The slot each name's answer was read at (Infinity: it read nothing): a key
+ * or a protocol answer (a missing domain, a malformed record) came from the
+ * chain; an RPC fault did not. The resolve cache's entry says when it was
+ * read; without one, the lowest slot the request read.
+ */
+function slotsOf(
+  deps: AppDeps,
+  endpoint: RpcEndpoint,
+  domains: readonly FullDomain[],
+  settled: readonly Settled[],
+): number[] {
+  const own = endpoint.budget?.lowestSlot ?? Infinity;
+  return settled.map((outcome, i) => {
+    if (!outcome.ok && !(outcome.error instanceof SnsError)) return Infinity;
+    return deps.resolver.answerEntry(endpoint, domains[i]!)?.slot ?? own;
+  });
 }
 
 function failedItem(domain: string, error: unknown): Item {

@@ -90,8 +90,26 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
   const routes = new OpenAPIHono<AppEnv>();
   const { resolver } = deps;
 
+  /**
+   * An answer given at once came from the resolve cache: it carries the slot its entry was read at and its
+   * `Age` (answer/headers.ts).
+   */
+  const servedFromCache = (c: Context<AppEnv>): void => {
+    const hit = resolver.lastHit;
+    if (hit === undefined) return;
+    c.set("answerSlot", hit.slot);
+    c.set("answerAge", resolver.ageSeconds(hit));
+    c.set("answerCache", resolver.lastHitRefreshing ? "refreshed" : "hit");
+  };
+
+  /** An answer given later was resolved: by this request, or (when it read nothing itself) by another it shared. */
+  const resolvedLater = (c: Context<AppEnv>): void => {
+    if (c.get("answerCache") === undefined) c.set("answerCache", c.get("rpcUsage")?.calls ? "miss" : "coalesced");
+  };
+
   /** The key in the envelope, shared no longer than the SRS record it was read from stays unexpired. */
   const answer = (c: Context<AppEnv>, endpoint: RpcEndpoint, domain: FullDomain, key: Address): Response => {
+    resolvedLater(c);
     const lifetimeMs = resolver.answerLifetime(endpoint, domain);
     return lifetimeMs === Infinity ? ok(c, key) : ok(c, key, { lifetimeMs });
   };
@@ -110,10 +128,25 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       const domain = params.domain;
       if (repeatable(domain)) deps.resolveRepeats?.learn(c, domain);
       const endpoint = c.get("rpc")();
-      const key = resolve(endpoint, domain);
-      return typeof key === "string"
-        ? answer(c, endpoint, domain, key)
-        : key.then((resolved) => answer(c, endpoint, domain, resolved));
+      let key: Address | Promise<Address>;
+      try {
+        key = resolve(endpoint, domain);
+      } catch (error) {
+        // A failure given at once is a cached one too (a missing domain, a malformed record).
+        servedFromCache(c);
+        throw error;
+      }
+      if (typeof key !== "string") {
+        return key.then(
+          (resolved) => answer(c, endpoint, domain, resolved),
+          (error: unknown) => {
+            resolvedLater(c);
+            throw error;
+          },
+        );
+      }
+      servedFromCache(c);
+      return answer(c, endpoint, domain, key);
     };
 
   documentedGet(

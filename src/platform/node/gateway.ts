@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
@@ -21,6 +22,24 @@ const deferToCheckPhase: Defer = (task) => {
   return () => clearImmediate(immediate);
 };
 
+/**
+ * The package version (package.json, three folders up from both src/platform/node and
+ * dist/platform/node) and the commit when the environment names one (GIT_COMMIT), for `/ready`.
+ */
+function nodeVersion(): { package: string; commit: string | null } {
+  let version = "unknown";
+  try {
+    const manifest = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+      version?: unknown;
+    };
+    if (typeof manifest.version === "string") version = manifest.version;
+  } catch {
+    // Not packaged as the repository lays it out: the version is unknown, never made up.
+  }
+  const commit = process.env.GIT_COMMIT?.trim();
+  return { package: version, commit: commit ? commit : null };
+}
+
 export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
   const metrics = config.metrics ? new PrometheusTelemetry() : undefined;
   return {
@@ -37,6 +56,7 @@ export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
     },
     peerAddress: (c) => getConnInfo(c).remote.address,
     docsAssets: nodeDocsAssets(),
+    version: nodeVersion(),
   };
 }
 

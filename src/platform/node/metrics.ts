@@ -1,5 +1,6 @@
 import { Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type {
+  AnswerCacheOutcome,
   CoalescedKind,
   EndpointCircuitState,
   TokenizedIndexFallback,
@@ -98,6 +99,15 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
     "sns_gateway_resolve_cache_total",
     "Lookups in the resolve response cache, by result (hit, miss), and refreshes started ahead of expiry (refresh)",
   );
+  private readonly answersByCache = this.counter(
+    "sns_gateway_answers_total",
+    "Answers given, by where they came from: the resolve cache (hit), the resolve cache while a refresh ahead started (refreshed), a resolution another request started (coalesced), a resolution of their own (miss), no resolution (none)",
+  );
+  private readonly answerAge = this.histogram(
+    "sns_gateway_answer_age_seconds",
+    "Age of the answers served from the resolve cache (the Age header they carried), in whole seconds",
+    [0, 1, 2, 5, 10, 30, 60, 120, 300],
+  );
 
   private readonly bulkRequests = this.counter(
     "sns_gateway_bulk_requests_total",
@@ -145,6 +155,14 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
   private readonly cacheHit = this.cacheLookups.child({ result: "hit" });
   private readonly cacheMiss = this.cacheLookups.child({ result: "miss" });
   private readonly cacheRefresh = this.cacheLookups.child({ result: "refresh" });
+  private readonly answersByCacheSeries: Record<AnswerCacheOutcome, CounterChild> = {
+    hit: this.answersByCache.child({ cache: "hit" }),
+    miss: this.answersByCache.child({ cache: "miss" }),
+    coalesced: this.answersByCache.child({ cache: "coalesced" }),
+    refreshed: this.answersByCache.child({ cache: "refreshed" }),
+    none: this.answersByCache.child({ cache: "none" }),
+  };
+  private readonly answerAgeSeries = this.answerAge.child({});
   private readonly batchCallsSeries = this.batchCalls.child({});
   private readonly batchAccountsSeries = this.batchAccounts.child({});
   private readonly pacedRepliesSeries = this.pacedReplies.child({});
@@ -286,6 +304,11 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
 
   resolveCache(result: "hit" | "miss" | "refresh"): void {
     (result === "hit" ? this.cacheHit : result === "miss" ? this.cacheMiss : this.cacheRefresh).value++;
+  }
+
+  answerServed(cache: AnswerCacheOutcome, ageSeconds: number | undefined): void {
+    this.answersByCacheSeries[cache].value++;
+    if (ageSeconds !== undefined) this.answerAge.observe(this.answerAgeSeries, ageSeconds);
   }
 
   bulkResolved(route: string, names: number): void {

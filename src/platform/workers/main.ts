@@ -45,6 +45,16 @@ let built: Built | ConfigError | undefined;
  */
 let gatewayModule: typeof import("../../gateway.js") | undefined;
 
+/** Set by the bundler (scripts/worker-bundle.mjs) to package.json's version. */
+declare const __SNS_GATEWAY_VERSION__: string | undefined;
+
+/** The package version the bundle was built from, and the commit when a `GIT_COMMIT` var names one (for `/ready`). */
+function workerVersion(bindings: Bindings): { package: string; commit: string | null } {
+  const version = typeof __SNS_GATEWAY_VERSION__ === "string" ? __SNS_GATEWAY_VERSION__ : "unknown";
+  const commit = (bindings as Record<string, unknown>).GIT_COMMIT;
+  return { package: version, commit: typeof commit === "string" && commit.trim() !== "" ? commit.trim() : null };
+}
+
 async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
   if (built) return built;
   gatewayModule ??= await import("../../gateway.js");
@@ -60,6 +70,7 @@ async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
       // Set by Cloudflare's edge (and by workerd's local server) to the client's address.
       peerAddress: (c) => c.req.header("cf-connecting-ip"),
       endpointsPerRequest: true,
+      version: workerVersion(bindings),
       docsAssets: bundledDocsAssets,
       // `resolve` answers are shared by the isolates of a location (http/answer/edge-cache.ts).
       edgeCache: caches.default,

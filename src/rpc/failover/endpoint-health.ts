@@ -64,6 +64,8 @@ export class EndpointHealth {
   private lastPauseMs = 0;
   /** While open, no read is let through before this time (cockatiel's clock, Date.now). */
   private pauseUntil = 0;
+  /** The last fault counted here, and when (ms since epoch): `/ready` shows it. */
+  private fault: { readonly kind: EndpointFaultKind; readonly at: number } | undefined;
 
   constructor(
     readonly label: string,
@@ -100,6 +102,11 @@ export class EndpointHealth {
 
   get circuit(): EndpointCircuitState {
     return CIRCUIT_LABEL[this.breaker.state];
+  }
+
+  /** The last fault counted here and when (ms since epoch); undefined while none was. */
+  get lastFault(): { readonly kind: EndpointFaultKind; readonly at: number } | undefined {
+    return this.fault;
   }
 
   /**
@@ -153,6 +160,7 @@ export class EndpointHealth {
   /** Counts a fault, and honours the `Retry-After` of a 429 or 503. */
   noteFault(kind: EndpointFaultKind, error: unknown): void {
     this.telemetry.rpcEndpointFault(this.label, kind);
+    this.fault = { kind, at: Date.now() };
     if (
       error instanceof HttpStatusError &&
       error.retryAfterMs !== undefined &&
