@@ -147,7 +147,9 @@ describe("every endpoint down", () => {
     for (const localnet of [first, second, third]) localnet.setFault(null);
     expect(answer.status).toBe(502);
     expect(answer.body).toEqual({ s: "error", result: "RPC unavailable" });
-    expect(elapsed).toBeLessThan(TIMEOUT_MS + 500);
+    // Three endpoints hanging would take three deadlines; one deadline, plus room for a machine running two
+    // test files at once, is the statement.
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 1000);
   });
 
   it("a third endpoint answers when the first two fail", async () => {
