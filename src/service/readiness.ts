@@ -35,7 +35,7 @@ export interface ReadinessReport {
   /** Why it is not ready; absent when it is. */
   readonly reasons?: readonly string[];
   readonly rpc: {
-    /** The tip slot `RPC_URL` answered now (`processed`); null when it did not. */
+    /** The tip slot `RPC_URL` answered now (`confirmed`); null when it did not. */
     readonly tipSlot: number | null;
     /** Why the tip could not be read; absent when it was. */
     readonly error?: string;
@@ -79,8 +79,10 @@ export interface ReadinessSources {
  * of its endpoints is in rotation) and, where this process keeps a tokenized
  * index that is answering, that index is within `maxIndexLagSlots` of the
  * tip. An index not answering yet (idle, building, failed, over budget) does
- * not hold readiness back: `/domains` scans then. Each call also starts the
- * index's catch-up to the tip, so a quiet gateway's index keeps up.
+ * not hold readiness back: `/domains` scans then. The tip is read at
+ * `confirmed`, the commitment the index reads at. Each call also starts the
+ * index's catch-up to that tip, so a quiet gateway's index keeps up; that
+ * catch-up cannot fail the index (src/service/tokenized-index.ts, catchUpTo).
  */
 export async function readiness(sources: ReadinessSources): Promise<ReadinessReport> {
   const reasons: string[] = [];

@@ -9,7 +9,7 @@ const Report = z
     ready: z.boolean(),
     reasons: z.array(z.string()).optional().describe("Why it is not ready (503 only)."),
     rpc: z.object({
-      tipSlot: z.number().int().nullable().describe("The slot RPC_URL answered now (processed); null when none did."),
+      tipSlot: z.number().int().nullable().describe("The slot RPC_URL answered now (confirmed); null when none did."),
       error: z.string().optional(),
       endpoints: z.array(
         z.object({
@@ -61,7 +61,7 @@ export function readyRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
     description:
       "200 when `RPC_URL` answers its tip slot now (at least one endpoint in rotation) and, where this process " +
       "keeps a tokenized index that is answering, it is within `READY_MAX_INDEX_LAG_SLOTS` of the tip; 503 " +
-      "otherwise. Both carry the report. Each call also starts the index's catch-up to the tip.",
+      "otherwise. Both carry the report. Each call also starts the index's catch-up to the tip (it never fails the index).",
     responses: {
       200: { description: "Ready", content: json },
       503: { description: "Not ready", content: json },
