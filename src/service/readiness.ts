@@ -6,14 +6,41 @@ import type { TokenizedIndex } from "./tokenized-index.js";
 /**
  * How long one tip read answers for: `/ready` takes no `rpc` and counts
  * against no client's calls, so however often it is asked, it costs
- * `RPC_URL` at most about one `getSlot` a second (plain data, kept on
- * Workers too).
+ * `RPC_URL` at most about one `getSlot` a second (kept on Workers too).
  */
 const TIP_REUSE_MS = 1000;
 
-/** The last tip read: its slot, or why it failed, and when (ms since epoch). */
+/** A tip read: its slot, or why it failed. */
+interface TipRead {
+  readonly slot: number | null;
+  readonly error?: string;
+}
+
+/**
+ * The last tip read and when it answered (ms since epoch), and the read in
+ * flight: every `/ready` arriving while it is shares it, so however many ask
+ * at once, one `getSlot` is under way at a time.
+ */
 export interface TipMemo {
-  last?: { readonly slot: number | null; readonly error?: string; readonly at: number };
+  last?: TipRead & { readonly at: number };
+  reading?: Promise<TipRead>;
+}
+
+/** The tip, from the read of the last second, the read in flight, or a new read. */
+function readTip(endpoint: RpcEndpoint, memo: TipMemo): TipRead | Promise<TipRead> {
+  const last = memo.last;
+  if (last !== undefined && Date.now() - last.at < TIP_REUSE_MS) return last;
+  if (memo.reading) return memo.reading;
+  const reading = endpoint.tipSlot().then(
+    (slot): TipRead => ({ slot }),
+    (fault: unknown): TipRead => ({ slot: null, error: fault instanceof Error ? fault.message : "RPC fault" }),
+  );
+  memo.reading = reading;
+  void reading.then((read) => {
+    memo.last = { ...read, at: Date.now() };
+    if (memo.reading === reading) memo.reading = undefined;
+  });
+  return reading;
 }
 
 /** Nominal duration of a slot, to say an index's lag in seconds too. */
@@ -89,19 +116,8 @@ export async function readiness(sources: ReadinessSources): Promise<ReadinessRep
   const endpoint = sources.endpoint();
   let tipSlot: number | null = null;
   let error: string | undefined;
-  const last = sources.tip.last;
   if (!endpoint) error = "RPC_URL is not configured";
-  else if (last !== undefined && Date.now() - last.at < TIP_REUSE_MS) {
-    tipSlot = last.slot;
-    error = last.error;
-  } else {
-    try {
-      tipSlot = await endpoint.tipSlot();
-    } catch (fault) {
-      error = fault instanceof Error ? fault.message : "RPC fault";
-    }
-    sources.tip.last = { slot: tipSlot, ...(error !== undefined && { error }), at: Date.now() };
-  }
+  else ({ slot: tipSlot, error } = await readTip(endpoint, sources.tip));
   if (tipSlot === null) reasons.push("no RPC endpoint answered");
   const endpoints: EndpointReport[] =
     sources.health?.map((health) => ({

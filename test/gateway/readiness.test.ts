@@ -62,13 +62,19 @@ describe("/ready against a live localnet", () => {
     );
   });
 
-  it("asked often, costs RPC_URL one getSlot a second at most", async () => {
+  it("asked often, costs RPC_URL one getSlot a second at most, however many ask at once", async () => {
     await sleep(1100);
-    stack.localnet.resetStats();
-    const answers = await Promise.all(Array.from({ length: 5 }, () => stack.get("/ready")));
-    for (let i = 0; i < 5; i++) answers.push(await stack.get("/ready"));
-    expect(answers.every((answer) => answer.status === 200)).toBe(true);
-    expect(stack.localnet.stats.methods.getSlot ?? 0).toBeLessThanOrEqual(5);
+    // A slow endpoint: every /ready arrives while the first tip read is still in flight.
+    stack.localnet.setLatency(300);
+    try {
+      stack.localnet.resetStats();
+      const answers = await Promise.all(Array.from({ length: 50 }, () => stack.get("/ready")));
+      for (let i = 0; i < 5; i++) answers.push(await stack.get("/ready"));
+      expect(answers.every((answer) => answer.status === 200)).toBe(true);
+      expect(stack.localnet.stats.methods.getSlot ?? 0).toBeLessThanOrEqual(1);
+    } finally {
+      stack.localnet.setLatency(0);
+    }
     stack.localnet.resetStats();
     for (let i = 0; i < 5; i++) await stack.get("/ready");
     expect(stack.localnet.stats.methods.getSlot ?? 0).toBeLessThanOrEqual(1);
