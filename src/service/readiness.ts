@@ -1,5 +1,7 @@
 import type { RpcEndpoint } from "../rpc/endpoint.js";
+import { RpcFailure } from "../rpc/errors.js";
 import type { EndpointHealth } from "../rpc/failover/endpoint-health.js";
+import { failoverKindOf } from "../rpc/failover/fault-kind.js";
 import type { TokenizedIndexState } from "../telemetry.js";
 import type { TokenizedIndex } from "./tokenized-index.js";
 
@@ -26,6 +28,14 @@ export interface TipMemo {
   reading?: Promise<TipRead>;
 }
 
+/**
+ * What kind of fault a tip read met, never its text: `/ready` is public, and
+ * a message may carry an endpoint's address or a provider's own words.
+ */
+function faultKindOf(fault: unknown): string {
+  return failoverKindOf(fault) ?? (fault instanceof RpcFailure ? fault.kind.replace("-", "_") : "unknown");
+}
+
 /** The tip, from the read of the last second, the read in flight, or a new read. */
 function readTip(endpoint: RpcEndpoint, memo: TipMemo): TipRead | Promise<TipRead> {
   const last = memo.last;
@@ -33,7 +43,7 @@ function readTip(endpoint: RpcEndpoint, memo: TipMemo): TipRead | Promise<TipRea
   if (memo.reading) return memo.reading;
   const reading = endpoint.tipSlot().then(
     (slot): TipRead => ({ slot }),
-    (fault: unknown): TipRead => ({ slot: null, error: fault instanceof Error ? fault.message : "RPC fault" }),
+    (fault: unknown): TipRead => ({ slot: null, error: faultKindOf(fault) }),
   );
   memo.reading = reading;
   void reading.then((read) => {
@@ -64,7 +74,11 @@ export interface ReadinessReport {
   readonly rpc: {
     /** The tip slot `RPC_URL` answered now (`confirmed`); null when it did not. */
     readonly tipSlot: number | null;
-    /** Why the tip could not be read; absent when it was. */
+    /**
+     * What kind of fault kept the tip from being read (network, timeout,
+     * rate_limited, http_5xx, http_status, invalid_response, node_condition,
+     * jsonrpc, too_large, budget, not_configured, unknown); absent when it was.
+     */
     readonly error?: string;
     readonly endpoints: readonly EndpointReport[];
   };
@@ -116,7 +130,7 @@ export async function readiness(sources: ReadinessSources): Promise<ReadinessRep
   const endpoint = sources.endpoint();
   let tipSlot: number | null = null;
   let error: string | undefined;
-  if (!endpoint) error = "RPC_URL is not configured";
+  if (!endpoint) error = "not_configured";
   else ({ slot: tipSlot, error } = await readTip(endpoint, sources.tip));
   if (tipSlot === null) reasons.push("no RPC endpoint answered");
   const endpoints: EndpointReport[] =
@@ -131,7 +145,7 @@ export async function readiness(sources: ReadinessSources): Promise<ReadinessRep
           {
             host: sources.singleHost,
             circuit: "none",
-            lastFault: error === undefined ? null : { kind: "read", at: new Date().toISOString() },
+            lastFault: error === undefined ? null : { kind: error, at: new Date().toISOString() },
           },
         ]);
   let index: ReadinessReport["index"] = null;

@@ -10,7 +10,13 @@ const Report = z
     reasons: z.array(z.string()).optional().describe("Why it is not ready (503 only)."),
     rpc: z.object({
       tipSlot: z.number().int().nullable().describe("The slot RPC_URL answered now (confirmed); null when none did."),
-      error: z.string().optional(),
+      error: z
+        .string()
+        .optional()
+        .describe(
+          "What kind of fault kept the tip from being read (network, timeout, rate_limited, http_5xx, http_status, " +
+            "invalid_response, node_condition, jsonrpc, too_large, budget, not_configured, unknown); never its text.",
+        ),
       endpoints: z.array(
         z.object({
           host: z.string().describe("The endpoint's host, never its URL."),
