@@ -222,8 +222,12 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     return this.cutoff.known;
   }
 
-  /** The slot the chain is at (`processed`): the gateway's own read, outside any request's budget (`/ready`). */
+  /**
+   * The slot the chain is at, `confirmed` (the commitment the tokenized index
+   * reads at, so a lag compares like with like): the gateway's own read,
+   * outside any request's budget (`/ready`).
+   */
   async tipSlot(): Promise<number> {
-    return parseSlot(await this.call("getSlot", [{ commitment: "processed" }], undefined));
+    return parseSlot(await this.call("getSlot", [{ commitment: "confirmed" }], undefined));
   }
 }

@@ -1,19 +1,56 @@
 import type { RpcEndpoint } from "../rpc/endpoint.js";
+import { RpcFailure } from "../rpc/errors.js";
 import type { EndpointHealth } from "../rpc/failover/endpoint-health.js";
+import { failoverKindOf } from "../rpc/failover/fault-kind.js";
 import type { TokenizedIndexState } from "../telemetry.js";
 import type { TokenizedIndex } from "./tokenized-index.js";
 
 /**
  * How long one tip read answers for: `/ready` takes no `rpc` and counts
  * against no client's calls, so however often it is asked, it costs
- * `RPC_URL` at most about one `getSlot` a second (plain data, kept on
- * Workers too).
+ * `RPC_URL` at most about one `getSlot` a second (kept on Workers too).
  */
 const TIP_REUSE_MS = 1000;
 
-/** The last tip read: its slot, or why it failed, and when (ms since epoch). */
+/** A tip read: its slot, or why it failed. */
+interface TipRead {
+  readonly slot: number | null;
+  readonly error?: string;
+}
+
+/**
+ * The last tip read and when it answered (ms since epoch), and the read in
+ * flight: every `/ready` arriving while it is shares it, so however many ask
+ * at once, one `getSlot` is under way at a time.
+ */
 export interface TipMemo {
-  last?: { readonly slot: number | null; readonly error?: string; readonly at: number };
+  last?: TipRead & { readonly at: number };
+  reading?: Promise<TipRead>;
+}
+
+/**
+ * What kind of fault a tip read met, never its text: `/ready` is public, and
+ * a message may carry an endpoint's address or a provider's own words.
+ */
+function faultKindOf(fault: unknown): string {
+  return failoverKindOf(fault) ?? (fault instanceof RpcFailure ? fault.kind.replace("-", "_") : "unknown");
+}
+
+/** The tip, from the read of the last second, the read in flight, or a new read. */
+function readTip(endpoint: RpcEndpoint, memo: TipMemo): TipRead | Promise<TipRead> {
+  const last = memo.last;
+  if (last !== undefined && Date.now() - last.at < TIP_REUSE_MS) return last;
+  if (memo.reading) return memo.reading;
+  const reading = endpoint.tipSlot().then(
+    (slot): TipRead => ({ slot }),
+    (fault: unknown): TipRead => ({ slot: null, error: faultKindOf(fault) }),
+  );
+  memo.reading = reading;
+  void reading.then((read) => {
+    memo.last = { ...read, at: Date.now() };
+    if (memo.reading === reading) memo.reading = undefined;
+  });
+  return reading;
 }
 
 /** Nominal duration of a slot, to say an index's lag in seconds too. */
@@ -35,9 +72,13 @@ export interface ReadinessReport {
   /** Why it is not ready; absent when it is. */
   readonly reasons?: readonly string[];
   readonly rpc: {
-    /** The tip slot `RPC_URL` answered now (`processed`); null when it did not. */
+    /** The tip slot `RPC_URL` answered now (`confirmed`); null when it did not. */
     readonly tipSlot: number | null;
-    /** Why the tip could not be read; absent when it was. */
+    /**
+     * What kind of fault kept the tip from being read (network, timeout,
+     * rate_limited, http_5xx, http_status, invalid_response, node_condition,
+     * jsonrpc, too_large, budget, not_configured, unknown); absent when it was.
+     */
     readonly error?: string;
     readonly endpoints: readonly EndpointReport[];
   };
@@ -79,27 +120,18 @@ export interface ReadinessSources {
  * of its endpoints is in rotation) and, where this process keeps a tokenized
  * index that is answering, that index is within `maxIndexLagSlots` of the
  * tip. An index not answering yet (idle, building, failed, over budget) does
- * not hold readiness back: `/domains` scans then. Each call also starts the
- * index's catch-up to the tip, so a quiet gateway's index keeps up.
+ * not hold readiness back: `/domains` scans then. The tip is read at
+ * `confirmed`, the commitment the index reads at. Each call also starts the
+ * index's catch-up to that tip, so a quiet gateway's index keeps up; that
+ * catch-up cannot fail the index (src/service/tokenized-index.ts, catchUpTo).
  */
 export async function readiness(sources: ReadinessSources): Promise<ReadinessReport> {
   const reasons: string[] = [];
   const endpoint = sources.endpoint();
   let tipSlot: number | null = null;
   let error: string | undefined;
-  const last = sources.tip.last;
-  if (!endpoint) error = "RPC_URL is not configured";
-  else if (last !== undefined && Date.now() - last.at < TIP_REUSE_MS) {
-    tipSlot = last.slot;
-    error = last.error;
-  } else {
-    try {
-      tipSlot = await endpoint.tipSlot();
-    } catch (fault) {
-      error = fault instanceof Error ? fault.message : "RPC fault";
-    }
-    sources.tip.last = { slot: tipSlot, ...(error !== undefined && { error }), at: Date.now() };
-  }
+  if (!endpoint) error = "not_configured";
+  else ({ slot: tipSlot, error } = await readTip(endpoint, sources.tip));
   if (tipSlot === null) reasons.push("no RPC endpoint answered");
   const endpoints: EndpointReport[] =
     sources.health?.map((health) => ({
@@ -113,7 +145,7 @@ export async function readiness(sources: ReadinessSources): Promise<ReadinessRep
           {
             host: sources.singleHost,
             circuit: "none",
-            lastFault: error === undefined ? null : { kind: "read", at: new Date().toISOString() },
+            lastFault: error === undefined ? null : { kind: error, at: new Date().toISOString() },
           },
         ]);
   let index: ReadinessReport["index"] = null;

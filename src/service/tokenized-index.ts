@@ -235,12 +235,18 @@ export class TokenizedIndex implements MintIndex {
   }
 
   /**
-   * Starts catching up to `slot` when the index is answering (`/ready` asks,
-   * so the index of a gateway without `/domains` requests keeps up with the
-   * tip); its failure is the index's own to handle, as for any catch-up.
+   * Starts catching up to `slot`, a `confirmed` slot an endpoint just said it
+   * has, when the index is answering and no catch-up is under way (`/ready`
+   * asks, so the index of a gateway without `/domains` requests keeps up with
+   * the tip). Such a catch-up never fails the index: whatever it meets (an
+   * endpoint behind `slot` refusing it, -32016; a fault; a backlog that needs
+   * a rebuild) leaves the rows and the floor as they are, and the index is
+   * "not there yet": its lag shows it, and the next `/domains` request's own
+   * catch-up handles what is wrong.
    */
   catchUpTo(slot: number): void {
-    if (this.state === "ready" && this.syncedSlot < slot) this.syncTo(slot).catch(() => undefined);
+    if (this.state !== "ready" || this.syncedSlot >= slot || this.running) return;
+    this.startCatchUp(slot, false);
   }
 
   /** The source `/domains` uses on `RPC_URL`. */
@@ -364,7 +370,8 @@ export class TokenizedIndex implements MintIndex {
     return queued.done;
   }
 
-  private startCatchUp(slot: number): CatchUp {
+  /** `failsIndex`: whether its failure fails the index (false for `catchUpTo`'s). */
+  private startCatchUp(slot: number, failsIndex = true): CatchUp {
     const entry: CatchUp = { covers: slot, done: this.catchUp(slot) };
     this.running = entry;
     entry.done.then(
@@ -374,7 +381,7 @@ export class TokenizedIndex implements MintIndex {
       },
       (error: unknown) => {
         if (this.running === entry) this.running = undefined;
-        this.fail(error);
+        if (failsIndex) this.fail(error);
       },
     );
     return entry;

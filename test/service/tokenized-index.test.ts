@@ -204,3 +204,28 @@ describe("a tokenizer backlog that never ends", () => {
     expect(traffic.maxIndexScansInFlight).toBe(1);
   });
 });
+
+describe("a catch-up /ready starts (catchUpTo)", () => {
+  it("refused by every endpoint (-32016, not at that slot yet): the index keeps its rows, its state and its floor, and is not rebuilt", async () => {
+    const traffic: Traffic = { programScansPerRequest: [], maxInFlight: 0 };
+    const endpoint = endpointWith(traffic, 16 * 1024 * 1024);
+    const index = new TokenizedIndex(endpoint, OPTIONS);
+    try {
+      expect(await index.source(endpoint as ChainReader, collector as Address)).toEqual([deriveDomainKey("gallery")]);
+      const before = index.stats;
+      expect(before.state).toBe("ready");
+      const floor = index.floor();
+      // A slot no endpoint has yet (within what the index believes of a slot this soon, so it is asked).
+      index.catchUpTo(ledger.slotAt("confirmed") + 5);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const after = index.stats;
+      expect(after.state).toBe("ready");
+      expect(after.records).toBe(before.records);
+      expect(after.bootstraps).toBe(before.bootstraps);
+      expect(after.catchUps).toBe(before.catchUps + 1);
+      expect(index.floor()).toBe(floor);
+    } finally {
+      index.dispose();
+    }
+  });
+});

@@ -9,8 +9,14 @@ const Report = z
     ready: z.boolean(),
     reasons: z.array(z.string()).optional().describe("Why it is not ready (503 only)."),
     rpc: z.object({
-      tipSlot: z.number().int().nullable().describe("The slot RPC_URL answered now (processed); null when none did."),
-      error: z.string().optional(),
+      tipSlot: z.number().int().nullable().describe("The slot RPC_URL answered now (confirmed); null when none did."),
+      error: z
+        .string()
+        .optional()
+        .describe(
+          "What kind of fault kept the tip from being read (network, timeout, rate_limited, http_5xx, http_status, " +
+            "invalid_response, node_condition, jsonrpc, too_large, budget, not_configured, unknown); never its text.",
+        ),
       endpoints: z.array(
         z.object({
           host: z.string().describe("The endpoint's host, never its URL."),
@@ -61,7 +67,7 @@ export function readyRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
     description:
       "200 when `RPC_URL` answers its tip slot now (at least one endpoint in rotation) and, where this process " +
       "keeps a tokenized index that is answering, it is within `READY_MAX_INDEX_LAG_SLOTS` of the tip; 503 " +
-      "otherwise. Both carry the report. Each call also starts the index's catch-up to the tip.",
+      "otherwise. Both carry the report. Each call also starts the index's catch-up to the tip (it never fails the index).",
     responses: {
       200: { description: "Ready", content: json },
       503: { description: "Not ready", content: json },
