@@ -362,6 +362,35 @@ describeOnNode("departures: `.sol` by today's rule, and RPC failures", () => {
     }
   });
 
+  it("with SOL_SRS_RESOLUTION=on, `x.sol` is refused on every route but /resolve, before the cutoff too", async () => {
+    const srs = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      LEGACY_HOSTS: "*",
+      SOL_SRS_RESOLUTION: "on",
+    });
+    try {
+      expect((await srs.get("/resolve/v2-sol.sol")).body).toEqual(ok(key("frank")));
+      // `v2-sol.sns`'s accounts belong to another owner than the SRS record names: the route's error answer.
+      for (const [path, answer] of [
+        ["/record-v2/v2-sol.sol/SOL", [500, error("Internal error")]],
+        ["/records-v2/v2-sol.sol?records=SOL,url", [500, error("Internal error")]],
+        ["/record/v2-sol.sol/SOL", [500, error("Internal error")]],
+        ["/records/v2-sol.sol?records=SOL", [500, error("Internal error")]],
+        ["/record-key/v2-sol.sol/SOL", [500, error("Internal error")]],
+        ["/subdomains/v2-sol.sol", [200, error("Invalid input")]],
+        ["/domain-data/v2-sol.sol", [200, error("Error fetching domain data")]],
+        [`/create-sub?owner=${key("erin")}&subdomain=team.v2-sol.sol`, [500, error("Internal error")]],
+      ] as const) {
+        const got = await srs.get(path);
+        expect([got.status, got.body], path).toEqual(answer);
+      }
+      // The `.sns` name reads its accounts as before.
+      expect((await srs.get("/domain-data/v2-sol")).status).toBe(200);
+      expect(((await srs.get("/domain-data/v2-sol")).body as { s: string }).s).toBe("ok");
+    } finally {
+      await srs.close();
+    }
+  });
+
   it("an RPC that cannot answer is 502 on every route that reads the chain, never its fixed answer", async () => {
     stack.localnet.setFault({ kind: "http-status", status: 500 });
     try {

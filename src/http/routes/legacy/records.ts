@@ -32,7 +32,7 @@ export function legacyRecordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     const record = c.req.param("record")!;
     if (!isRecordType(record)) return fail(c, 400, "Invalid input");
     const endpoint = c.get("rpc")();
-    const domain = await openLegacyName(endpoint, c.req.param("domain")!);
+    const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
     return ok(c, decoded(await readRecordV2(endpoint, domain.name, record)));
   });
   legacyGet(routes, "/records-v2/:domain", { rpc: true, fixedFailure: INTERNAL_ERROR }, (c) => {
@@ -43,7 +43,7 @@ export function legacyRecordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
       types.length,
       async () => {
         const endpoint = c.get("rpc")();
-        const domain = await openLegacyName(endpoint, c.req.param("domain")!);
+        const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
         return ok(c, (await readRecordsV2(endpoint, domain.name, types)).map(decoded));
       },
       clientOf(deps)(c),

@@ -22,7 +22,7 @@ export function legacyReverseRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
   legacyGet(routes, "/subdomains/:parent", { rpc: true, fixedFailure: INVALID_INPUT }, (c) => {
     const answer = async () => {
       const endpoint = c.get("rpc")();
-      const parent = await openLegacyName(endpoint, c.req.param("parent")!);
+      const parent = await openLegacyName(endpoint, c.req.param("parent")!, deps.resolver.srsResolution);
       return ok(c, await listSubdomains(endpoint, parent.name));
     };
     return c.get("viaOverride") === true ? deps.bulkheads.overrideLists.run(1, answer, clientOf(deps)(c)) : answer();
