@@ -391,6 +391,26 @@ describeOnNode("departures: `.sol` by today's rule, and RPC failures", () => {
     }
   });
 
+  it("no RPC_URL, or a bug, keeps its own answer: never the route's 200 'no owner'", async () => {
+    const noRpc = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { LEGACY_HOSTS: "*", RPC_URL: "" });
+    try {
+      for (const path of [
+        "/resolve/bonfida",
+        `/favorite-domain/${key("bob")}`,
+        "/subdomains/bonfida",
+        "/domain-data/plain",
+        `/twitter/get-handle-by-key/${key("bob")}`,
+      ]) {
+        const answer = await noRpc.get(path);
+        expect([answer.status, answer.body], path).toEqual([500, error("Internal error")]);
+      }
+      // A refused `rpc` is still the route's answer.
+      expect((await noRpc.get("/resolve/bonfida?rpc=http://127.0.0.1:1")).body).toEqual(error("Domain not found"));
+    } finally {
+      await noRpc.close();
+    }
+  });
+
   it("an RPC that cannot answer is 502 on every route that reads the chain, never its fixed answer", async () => {
     stack.localnet.setFault({ kind: "http-status", status: 500 });
     try {
