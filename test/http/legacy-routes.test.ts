@@ -212,6 +212,20 @@ describeOnNode("legacy routes", () => {
     expect((await stack.get("/records-v2/nobody-registered-this?records=email")).body).toEqual(error("Internal error"));
   });
 
+  it("lists: at most 100 items, duplicates counted, as on v1 (/records-v2, /records, /multiple-favorite-domains)", async () => {
+    const types = (n: number) => Array.from({ length: n }, () => "url").join(",");
+    const hundred = await stack.get(`/records-v2/plain?records=${types(100)}`);
+    expect([hundred.status, (hundred.body as { result: unknown[] }).result.length]).toEqual([200, 100]);
+    for (const path of [`/records-v2/plain?records=${types(101)}`, `/records/plain?records=${types(101)}`]) {
+      const answer = await stack.get(path);
+      expect([answer.status, answer.body], path).toEqual([400, error("Invalid input")]);
+    }
+    const wallets = (n: number) => Array.from({ length: n }, () => key("bob")).join(",");
+    const favourites = await stack.get(`/multiple-favorite-domains/${wallets(100)}`);
+    expect([favourites.status, (favourites.body as { result: unknown[] }).result.length]).toEqual([200, 100]);
+    expect((await stack.get(`/multiple-favorite-domains/${wallets(101)}`)).body).toEqual(error("Invalid domain input"));
+  });
+
   it("/create-sub: the instructions of v1's /create-subdomain; serialize=true is Buffer JSON of v1's bytes", async () => {
     const owner = key("bob");
     const legacy = (
