@@ -76,10 +76,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const legacy = legacyApp(deps, frameOptions, answerError);
     const v1 = app.fetch;
     app.fetch = (request, ...rest) =>
-      servesLegacy(legacyHosts, request.headers.get("host")) ? legacy.fetch(request, ...rest) : v1(request, ...rest);
+      servesLegacy(legacyHosts, request.headers.get("host")) && !isOperatorPath(request.url)
+        ? legacy.fetch(request, ...rest)
+        : v1(request, ...rest);
   }
   return app;
 }
+
+/**
+ * Paths for the operator, not for clients (probes, scrapers), answered by v1 whatever the Host: the retired
+ * hosts had none of them, so no legacy client asks for them, and `LEGACY_HOSTS=*` must not hide them.
+ */
+const OPERATOR_PATHS: ReadonlySet<string> = new Set(["/health", "/ready", "/metrics"]);
+const isOperatorPath = (url: string): boolean => {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return false;
+  const end = url.indexOf("?", start);
+  return OPERATOR_PATHS.has(end < 0 ? url.slice(start) : url.slice(start, end));
+};
 
 /**
  * The retired upstream hosts' API (routes/legacy/, docs/legacy.md) inside the same frame as v1 (request id,

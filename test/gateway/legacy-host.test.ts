@@ -67,6 +67,20 @@ describe("LEGACY_HOSTS", () => {
     expect((await everyHost.get("/resolve/plain")).body).toEqual({ s: "ok", result: key("bob") });
   });
 
+  it("`*` leaves /health, /ready and /metrics to v1 (the retired hosts had none of them)", async () => {
+    for (const path of ["/health", "/ready"]) {
+      const [legacy, plain] = await Promise.all([getOn(everyHost, path, "anything.example"), v1Only.get(path)]);
+      expect([legacy.status, legacy.headers.get("content-type")], path).toEqual([
+        plain.status,
+        plain.headers.get("content-type"),
+      ]);
+      expect(legacy.status, path).not.toBe(404);
+    }
+    const metrics = await getOn(everyHost, "/metrics", "anything.example");
+    expect(metrics.status).toBe((await v1Only.get("/metrics")).status);
+    if (!onWorkerd) expect(metrics.status).toBe(200);
+  });
+
   /** A request to every v1 route, successes and failures, and to what no route serves. */
   const V1_REQUESTS: readonly [string, RequestInit?][] = [
     ["/"],
