@@ -18,6 +18,7 @@ import { metricsRoute } from "./routes/metrics.js";
 import { NO_TELEMETRY, UNMATCHED_ROUTE } from "../telemetry.js";
 import { ROUTES } from "./routes/index.js";
 import { LEGACY_ROUTES } from "./routes/legacy/index.js";
+import { OPERATOR_PATHS } from "./routes/operator-paths.js";
 import { plainNotFound } from "./answer/plain.js";
 import { servesLegacy } from "./frame/legacy-host.js";
 
@@ -83,11 +84,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   return app;
 }
 
-/**
- * Paths for the operator, not for clients (probes, scrapers), answered by v1 whatever the Host: the retired
- * hosts had none of them, so no legacy client asks for them, and `LEGACY_HOSTS=*` must not hide them.
- */
-const OPERATOR_PATHS: ReadonlySet<string> = new Set(["/health", "/ready", "/metrics"]);
+/** Whether `url` (a `Request`'s, absolute) is one of OPERATOR_PATHS, whatever its query. */
 const isOperatorPath = (url: string): boolean => {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   if (start < 0) return false;
