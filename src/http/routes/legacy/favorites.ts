@@ -1,6 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Address } from "@solana/kit";
-import { tryDecodePublicKey } from "../../../sns/bytes.js";
 import { SnsError } from "../../../sns/errors.js";
 import { findPrimaryDomain } from "../../../sns/queries/primary-domain.js";
 import { findPrimaryDomains } from "../../../sns/queries/primary-domains.js";
@@ -10,13 +8,8 @@ import type { AppEnv } from "../../env.js";
 import { ok } from "../../answer/envelope.js";
 import { InvalidInputError } from "../../errors.js";
 import { MAX_BATCH_OWNERS } from "../../openapi/request-schemas.js";
+import { legacyKey } from "./legacy-key.js";
 import { INVALID_DOMAIN_INPUT, legacyGet, legacyRoutes } from "./legacy-route.js";
-
-/** A key as web3.js's `new PublicKey` took it on the retired hosts: untrimmed, 32 bytes of base58. */
-export function legacyKey(text: string): Address {
-  if (!tryDecodePublicKey(text)) throw new SnsError("INVALID_INPUT", "not a public key");
-  return text as Address;
-}
 
 /**
  * `/favorite-domain/:owner` and `/multiple-favorite-domains/:owners`. A wallet without a favourite is
