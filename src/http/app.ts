@@ -18,6 +18,7 @@ import { metricsRoute } from "./routes/metrics.js";
 import { NO_TELEMETRY, UNMATCHED_ROUTE } from "../telemetry.js";
 import { ROUTES } from "./routes/index.js";
 import { LEGACY_ROUTES } from "./routes/legacy/index.js";
+import { OPERATOR_PATHS } from "./routes/operator-paths.js";
 import { plainNotFound } from "./answer/plain.js";
 import { servesLegacy } from "./frame/legacy-host.js";
 
@@ -76,10 +77,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const legacy = legacyApp(deps, frameOptions, answerError);
     const v1 = app.fetch;
     app.fetch = (request, ...rest) =>
-      servesLegacy(legacyHosts, request.headers.get("host")) ? legacy.fetch(request, ...rest) : v1(request, ...rest);
+      servesLegacy(legacyHosts, request.headers.get("host")) && !isOperatorPath(request.url)
+        ? legacy.fetch(request, ...rest)
+        : v1(request, ...rest);
   }
   return app;
 }
+
+/** Whether `url` (a `Request`'s, absolute) is one of OPERATOR_PATHS, whatever its query. */
+const isOperatorPath = (url: string): boolean => {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return false;
+  const end = url.indexOf("?", start);
+  return OPERATOR_PATHS.has(end < 0 ? url.slice(start) : url.slice(start, end));
+};
 
 /**
  * The retired upstream hosts' API (routes/legacy/, docs/legacy.md) inside the same frame as v1 (request id,

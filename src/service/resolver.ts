@@ -88,6 +88,11 @@ export class Resolver implements BulkResolvable {
     return this.options.cacheTtlMs;
   }
 
+  /** SOL_SRS_RESOLUTION: whether a `.sol` name is resolved through its SRS record, not its `.sns` account. */
+  get srsResolution(): boolean {
+    return this.options.srs === true;
+  }
+
   /**
    * `/resolve` of one name: with SRS on, a `.sol` name through its SRS record
    * alone; otherwise the name service, past the TLD gate. A cache hit is

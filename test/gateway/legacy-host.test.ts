@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, identity, loadFixtureFile } from "../../src/localnet/index.js";
 import { getAsHost } from "../../testkit/host-request.js";
-import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
+import { rawExchange } from "../../testkit/raw-http.js";
+import { type Answer, type Stack, onWorkerd, startStack } from "../../testkit/stack.js";
 
 // The per-host switch (LEGACY_HOSTS) on both targets: a listed Host gets the retired hosts' API, any other
 // Host keeps v1 exactly; matching ignores case and port.
@@ -66,6 +67,20 @@ describe("LEGACY_HOSTS", () => {
     expect((await everyHost.get("/resolve/plain")).body).toEqual({ s: "ok", result: key("bob") });
   });
 
+  it("`*` leaves /health, /ready and /metrics to v1 (the retired hosts had none of them)", async () => {
+    for (const path of ["/health", "/ready"]) {
+      const [legacy, plain] = await Promise.all([getOn(everyHost, path, "anything.example"), v1Only.get(path)]);
+      expect([legacy.status, legacy.headers.get("content-type")], path).toEqual([
+        plain.status,
+        plain.headers.get("content-type"),
+      ]);
+      expect(legacy.status, path).not.toBe(404);
+    }
+    const metrics = await getOn(everyHost, "/metrics", "anything.example");
+    expect(metrics.status).toBe((await v1Only.get("/metrics")).status);
+    if (!onWorkerd) expect(metrics.status).toBe(200);
+  });
+
   /** A request to every v1 route, successes and failures, and to what no route serves. */
   const V1_REQUESTS: readonly [string, RequestInit?][] = [
     ["/"],
@@ -121,6 +136,28 @@ describe("LEGACY_HOSTS", () => {
         expect(v1.status).toBe(404);
       }
       const legacy = await getOn(cached, "/resolve/nobody-registered-this.sns", "sdk-proxy.example");
+      expect([legacy.status, legacy.body]).toEqual([200, { s: "error", result: "Domain not found" }]);
+    } finally {
+      await cached.close();
+    }
+  });
+
+  it("a request with two Host headers is 400, and teaches repeats nothing a listed host is later given", async () => {
+    const cached = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      LEGACY_HOSTS: "sdk-proxy.example",
+      RESOLVE_CACHE_TTL_MS: "60000",
+    });
+    try {
+      const twoHosts =
+        "GET /resolve/Plain.sns HTTP/1.1\r\nHost: sdk-proxy.example\r\nHost: gateway.example\r\nConnection: close\r\n\r\n";
+      for (let i = 0; i < 2; i++) {
+        const answer = await rawExchange(cached.gateway.url, twoHosts);
+        // workerd refuses it itself, before the Worker (it cannot make a URL of the joined hosts).
+        if (onWorkerd) expect(answer.status).toBeGreaterThanOrEqual(400);
+        else expect([answer.status, JSON.parse(answer.body)]).toEqual([400, { s: "error", result: "Bad request" }]);
+      }
+      // The legacy profile reads `Plain` as it is: no such account (v1 would lowercase it to bob's `plain`).
+      const legacy = await getOn(cached, "/resolve/Plain.sns", "sdk-proxy.example");
       expect([legacy.status, legacy.body]).toEqual([200, { s: "error", result: "Domain not found" }]);
     } finally {
       await cached.close();

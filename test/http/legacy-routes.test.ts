@@ -212,6 +212,20 @@ describeOnNode("legacy routes", () => {
     expect((await stack.get("/records-v2/nobody-registered-this?records=email")).body).toEqual(error("Internal error"));
   });
 
+  it("lists: at most 100 items, duplicates counted, as on v1 (/records-v2, /records, /multiple-favorite-domains)", async () => {
+    const types = (n: number) => Array.from({ length: n }, () => "url").join(",");
+    const hundred = await stack.get(`/records-v2/plain?records=${types(100)}`);
+    expect([hundred.status, (hundred.body as { result: unknown[] }).result.length]).toEqual([200, 100]);
+    for (const path of [`/records-v2/plain?records=${types(101)}`, `/records/plain?records=${types(101)}`]) {
+      const answer = await stack.get(path);
+      expect([answer.status, answer.body], path).toEqual([400, error("Invalid input")]);
+    }
+    const wallets = (n: number) => Array.from({ length: n }, () => key("bob")).join(",");
+    const favourites = await stack.get(`/multiple-favorite-domains/${wallets(100)}`);
+    expect([favourites.status, (favourites.body as { result: unknown[] }).result.length]).toEqual([200, 100]);
+    expect((await stack.get(`/multiple-favorite-domains/${wallets(101)}`)).body).toEqual(error("Invalid domain input"));
+  });
+
   it("/create-sub: the instructions of v1's /create-subdomain; serialize=true is Buffer JSON of v1's bytes", async () => {
     const owner = key("bob");
     const legacy = (
@@ -359,6 +373,55 @@ describeOnNode("departures: `.sol` by today's rule, and RPC failures", () => {
       expect((await srs.get("/resolve/expired.sol")).body).toEqual(error("Domain not found"));
     } finally {
       await srs.close();
+    }
+  });
+
+  it("with SOL_SRS_RESOLUTION=on, `x.sol` is refused on every route but /resolve, before the cutoff too", async () => {
+    const srs = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      LEGACY_HOSTS: "*",
+      SOL_SRS_RESOLUTION: "on",
+    });
+    try {
+      expect((await srs.get("/resolve/v2-sol.sol")).body).toEqual(ok(key("frank")));
+      // `v2-sol.sns`'s accounts belong to another owner than the SRS record names: the route's error answer.
+      for (const [path, answer] of [
+        ["/record-v2/v2-sol.sol/SOL", [500, error("Internal error")]],
+        ["/records-v2/v2-sol.sol?records=SOL,url", [500, error("Internal error")]],
+        ["/record/v2-sol.sol/SOL", [500, error("Internal error")]],
+        ["/records/v2-sol.sol?records=SOL", [500, error("Internal error")]],
+        ["/record-key/v2-sol.sol/SOL", [500, error("Internal error")]],
+        ["/subdomains/v2-sol.sol", [200, error("Invalid input")]],
+        ["/domain-data/v2-sol.sol", [200, error("Error fetching domain data")]],
+        [`/create-sub?owner=${key("erin")}&subdomain=team.v2-sol.sol`, [500, error("Internal error")]],
+      ] as const) {
+        const got = await srs.get(path);
+        expect([got.status, got.body], path).toEqual(answer);
+      }
+      // The `.sns` name reads its accounts as before.
+      expect((await srs.get("/domain-data/v2-sol")).status).toBe(200);
+      expect(((await srs.get("/domain-data/v2-sol")).body as { s: string }).s).toBe("ok");
+    } finally {
+      await srs.close();
+    }
+  });
+
+  it("no RPC_URL, or a bug, keeps its own answer: never the route's 200 'no owner'", async () => {
+    const noRpc = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { LEGACY_HOSTS: "*", RPC_URL: "" });
+    try {
+      for (const path of [
+        "/resolve/bonfida",
+        `/favorite-domain/${key("bob")}`,
+        "/subdomains/bonfida",
+        "/domain-data/plain",
+        `/twitter/get-handle-by-key/${key("bob")}`,
+      ]) {
+        const answer = await noRpc.get(path);
+        expect([answer.status, answer.body], path).toEqual([500, error("Internal error")]);
+      }
+      // A refused `rpc` is still the route's answer.
+      expect((await noRpc.get("/resolve/bonfida?rpc=http://127.0.0.1:1")).body).toEqual(error("Domain not found"));
+    } finally {
+      await noRpc.close();
     }
   });
 

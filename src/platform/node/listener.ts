@@ -2,6 +2,7 @@ import { type IncomingMessage, type Server, ServerResponse, createServer } from 
 import type { Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "../../logger.js";
+import { hostHeaderCount } from "./host-headers.js";
 import { ADAPTER_REFUSAL, outsideAppAnswer, outsideAppBytes, parserFailure } from "../../http/answer/outside-app.js";
 
 export interface ListenerOptions {
@@ -63,7 +64,7 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
     },
   });
   const { answerBeforeApp } = options;
-  const listener = answerBeforeApp
+  const routed = answerBeforeApp
     ? (request: IncomingMessage, response: ServerResponse) => {
         let answered = false;
         try {
@@ -77,6 +78,19 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
         else void appListener(request, response);
       }
     : appListener;
+  // A request with more than one Host is refused before anything reads it (RFC 9112 section 3.2): the
+  // first Host and the joined value the app would see name different hosts (host-headers.ts).
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    if (hostHeaderCount(request) <= 1) return routed(request, response);
+    logger.info({ status: 400, error: "more than one Host header" }, "request refused by the HTTP adapter");
+    response.shouldKeepAlive = false;
+    const refusal = outsideAppAnswer(ADAPTER_REFUSAL.status, ADAPTER_REFUSAL.message, true);
+    void refusal.text().then((body) => {
+      const headers = { ...Object.fromEntries(refusal.headers), "content-length": String(Buffer.byteLength(body)) };
+      response.writeHead(refusal.status, headers);
+      response.end(body);
+    });
+  };
   const server = createServer(
     {
       // A missing Host is answered by the adapter's error handler, in the envelope.

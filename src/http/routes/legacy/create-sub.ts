@@ -5,6 +5,7 @@ import { transferNameInstruction } from "../../../sns/instructions/transfer.js";
 import { draftCreateSubdomain } from "../../../sns/queries/create-subdomain.js";
 import { openLegacyName } from "../../../sns/queries/legacy-names.js";
 import { legacyTransactionAnswer } from "../../../sns/transaction/legacy-answer.js";
+import type { AppDeps } from "../../deps.js";
 import type { AppEnv } from "../../env.js";
 import { fail, ok } from "../../answer/envelope.js";
 import { pubkeyQueryParam, serializeQueryParam } from "../../openapi/request-schemas.js";
@@ -26,14 +27,14 @@ const CreateSubQuery = z.object({
  * `finalOwner` appends the name program's transfer of the new subdomain from `owner` to it, as the retired
  * hosts did.
  */
-export function legacyCreateSubRoute(): OpenAPIHono<AppEnv> {
+export function legacyCreateSubRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
   const routes = legacyRoutes();
   legacyGet(routes, "/create-sub", { rpc: true, fixedFailure: INTERNAL_ERROR }, async (c) => {
     const parsed = CreateSubQuery.safeParse(c.req.query());
     if (!parsed.success) return fail(c, 400, "Invalid input");
     const query = parsed.data;
     const endpoint = c.get("rpc")();
-    const domain = await openLegacyName(endpoint, query.subdomain);
+    const domain = await openLegacyName(endpoint, query.subdomain, deps.resolver.srsResolution);
     if (domain.labels.length !== 2) throw new SnsError("INVALID_INPUT", "not a subdomain");
     const draft = await draftCreateSubdomain(endpoint, domain.name, query.owner, query.serialize);
     const instructions =

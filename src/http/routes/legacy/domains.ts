@@ -4,7 +4,7 @@ import { clientOf } from "../../clients/client-key.js";
 import type { AppDeps } from "../../deps.js";
 import type { AppEnv } from "../../env.js";
 import { ok } from "../../answer/envelope.js";
-import { legacyKey } from "./favorites.js";
+import { legacyKey } from "./legacy-key.js";
 import { INVALID_DOMAIN_INPUT, legacyGet, legacyRoutes } from "./legacy-route.js";
 
 /**

@@ -1,6 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Address } from "@solana/kit";
-import { tryDecodePublicKey } from "../../../sns/bytes.js";
 import { SnsError } from "../../../sns/errors.js";
 import { findPrimaryDomain } from "../../../sns/queries/primary-domain.js";
 import { findPrimaryDomains } from "../../../sns/queries/primary-domains.js";
@@ -8,19 +6,16 @@ import { clientOf } from "../../clients/client-key.js";
 import type { AppDeps } from "../../deps.js";
 import type { AppEnv } from "../../env.js";
 import { ok } from "../../answer/envelope.js";
+import { InvalidInputError } from "../../errors.js";
+import { MAX_BATCH_OWNERS } from "../../openapi/request-schemas.js";
+import { legacyKey } from "./legacy-key.js";
 import { INVALID_DOMAIN_INPUT, legacyGet, legacyRoutes } from "./legacy-route.js";
-
-/** A key as web3.js's `new PublicKey` took it on the retired hosts: untrimmed, 32 bytes of base58. */
-export function legacyKey(text: string): Address {
-  if (!tryDecodePublicKey(text)) throw new SnsError("INVALID_INPUT", "not a public key");
-  return text as Address;
-}
 
 /**
  * `/favorite-domain/:owner` and `/multiple-favorite-domains/:owners`. A wallet without a favourite is
  * 200 `Invalid domain input` (`s: "error"`), as the retired hosts answered and their clients read as "no
- * name"; so is any other failure about the input or the chain. The list is split on `,`, items untrimmed:
- * one bad key fails it all.
+ * name"; so is any other failure about the input or the chain. The list is split on `,`, items untrimmed,
+ * at most 100 as on v1: one bad key, or a 101st, fails it all.
  */
 export function legacyFavoriteRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
   const routes = legacyRoutes();
@@ -30,9 +25,11 @@ export function legacyFavoriteRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     return ok(c, favorite);
   });
   legacyGet(routes, "/multiple-favorite-domains/:owners", { rpc: true, fixedFailure: INVALID_DOMAIN_INPUT }, (c) => {
-    const wallets = c.req.param("owners")!.split(",").map(legacyKey);
+    const items = c.req.param("owners")!.split(",");
+    if (items.length > MAX_BATCH_OWNERS) throw new InvalidInputError(`more than ${MAX_BATCH_OWNERS} wallets`);
+    const wallets = items.map(legacyKey);
     return deps.bulkheads.wallets.run(
-      wallets.length,
+      new Set(wallets).size,
       async () => ok(c, await findPrimaryDomains(c.get("rpc")(), wallets)),
       clientOf(deps)(c),
     );

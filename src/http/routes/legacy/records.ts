@@ -8,6 +8,7 @@ import { clientOf } from "../../clients/client-key.js";
 import type { AppDeps } from "../../deps.js";
 import type { AppEnv } from "../../env.js";
 import { fail, ok } from "../../answer/envelope.js";
+import { MAX_BATCH_RECORDS } from "../../openapi/request-schemas.js";
 import { INTERNAL_ERROR, legacyGet, legacyRoutes } from "./legacy-route.js";
 
 /**
@@ -21,8 +22,8 @@ function decoded<R extends RecordResponse>(record: R): R {
 
 /**
  * `/record-v2/:domain/:record`, `/records-v2/:domain?records=…` and `/types/record`. A record type must be
- * an exact value of the record enum, and `records` a comma-separated list of them (items untrimmed, no empty
- * one): else 400 `Invalid input`; any other failure 500 `Internal error`, as on the retired hosts. `stale`
+ * an exact value of the record enum, and `records` a comma-separated list of 1 to 100 of them (items
+ * untrimmed, no empty one, duplicates kept, as v1 caps it): else 400 `Invalid input`; any other failure 500 `Internal error`, as on the retired hosts. `stale`
  * and `roa` follow today's rule (the NFT holder counts); `/records-v2` leaves a missing record out instead
  * of stopping at it.
  */
@@ -32,18 +33,21 @@ export function legacyRecordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     const record = c.req.param("record")!;
     if (!isRecordType(record)) return fail(c, 400, "Invalid input");
     const endpoint = c.get("rpc")();
-    const domain = await openLegacyName(endpoint, c.req.param("domain")!);
+    const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
     return ok(c, decoded(await readRecordV2(endpoint, domain.name, record)));
   });
   legacyGet(routes, "/records-v2/:domain", { rpc: true, fixedFailure: INTERNAL_ERROR }, (c) => {
     const items = c.req.query("records")?.split(",");
-    if (items === undefined || !items.every(isRecordType)) return fail(c, 400, "Invalid input");
+    if (items === undefined || items.length > MAX_BATCH_RECORDS || !items.every(isRecordType)) {
+      return fail(c, 400, "Invalid input");
+    }
     const types = items as RecordType[];
+    // Each distinct type is read once whatever it is repeated: the units are what the request costs.
     return deps.bulkheads.records.run(
-      types.length,
+      new Set(types).size,
       async () => {
         const endpoint = c.get("rpc")();
-        const domain = await openLegacyName(endpoint, c.req.param("domain")!);
+        const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
         return ok(c, (await readRecordsV2(endpoint, domain.name, types)).map(decoded));
       },
       clientOf(deps)(c),

@@ -6,7 +6,7 @@ import { clientOf } from "../../clients/client-key.js";
 import type { AppDeps } from "../../deps.js";
 import type { AppEnv } from "../../env.js";
 import { ok } from "../../answer/envelope.js";
-import { legacyKey } from "./favorites.js";
+import { legacyKey } from "./legacy-key.js";
 import { INVALID_INPUT, legacyGet, legacyRoutes } from "./legacy-route.js";
 
 /**
@@ -22,7 +22,7 @@ export function legacyReverseRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
   legacyGet(routes, "/subdomains/:parent", { rpc: true, fixedFailure: INVALID_INPUT }, (c) => {
     const answer = async () => {
       const endpoint = c.get("rpc")();
-      const parent = await openLegacyName(endpoint, c.req.param("parent")!);
+      const parent = await openLegacyName(endpoint, c.req.param("parent")!, deps.resolver.srsResolution);
       return ok(c, await listSubdomains(endpoint, parent.name));
     };
     return c.get("viaOverride") === true ? deps.bulkheads.overrideLists.run(1, answer, clientOf(deps)(c)) : answer();

@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { readTwitterHandle, readTwitterOwner } from "../../../sns/queries/legacy-reads.js";
 import type { AppEnv } from "../../env.js";
 import { ok } from "../../answer/envelope.js";
-import { legacyKey } from "./favorites.js";
+import { legacyKey } from "./legacy-key.js";
 import { INVALID_INPUT, legacyGet, legacyRoutes } from "./legacy-route.js";
 
 /**
