@@ -2,8 +2,14 @@ import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { nodeRequestKey } from "../../../src/platform/node/request-key.js";
 
-const incoming = (method: string, url: string, host?: string) =>
-  ({ method, url, headers: host === undefined ? {} : { host } }) as unknown as IncomingMessage;
+/** A request as Node parses it: `headers` joined, `rawHeaders` each line as sent. */
+const incoming = (method: string, url: string, ...hosts: string[]) =>
+  ({
+    method,
+    url,
+    headers: hosts.length === 0 ? {} : { host: hosts[0] },
+    rawHeaders: hosts.flatMap((host) => ["Host", host]),
+  }) as unknown as IncomingMessage;
 
 describe("nodeRequestKey", () => {
   it("keys a GET by its Host and raw target, as sent", () => {
@@ -20,6 +26,7 @@ describe("nodeRequestKey", () => {
     ["a query", incoming("GET", "/resolve/plain.sns?rpc=https://x", "gw")],
     ["an empty query", incoming("GET", "/resolve/plain.sns?", "gw")],
     ["no Host", incoming("GET", "/resolve/plain.sns")],
+    ["two Hosts", incoming("GET", "/resolve/plain.sns", "legacy.example", "gw")],
   ])("keys nothing with %s: the app must see it", (_, request) => {
     expect(nodeRequestKey(request)).toBeUndefined();
   });
