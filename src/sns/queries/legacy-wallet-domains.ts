@@ -1,9 +1,8 @@
 import type { Address } from "@solana/kit";
-import { addressToBytes } from "../bytes.js";
 import type { ChainReader } from "../chain.js";
-import { NAME_PROGRAM_ID, SNS_ROOT_DOMAIN } from "../constants.js";
 import { readReverses } from "./reverses.js";
 import type { TokenizedDomainSource } from "./tokenized-domains.js";
+import { readWalletNameKeys } from "./wallet-name-keys.js";
 
 /** A wallet's domain as the retired hosts listed it: the key first, the reverse text when there is one. */
 export interface LegacyWalletDomain {
@@ -11,8 +10,6 @@ export interface LegacyWalletDomain {
   /** The reverse record's text as stored (a leading NUL kept); absent when the name has no reverse. */
   readonly domain?: string;
 }
-
-const ROOT_BYTES = addressToBytes(SNS_ROOT_DOMAIN);
 
 /**
  * The domains of a wallet in the retired hosts' shape and order: top-level names it owns in the registry, in
@@ -24,17 +21,7 @@ export async function listLegacyWalletDomains(
   wallet: Address,
   tokenized: TokenizedDomainSource,
 ): Promise<LegacyWalletDomain[]> {
-  const [owned, held] = await Promise.all([
-    chain.getProgramAccounts(NAME_PROGRAM_ID, {
-      filters: [
-        { memcmp: { offset: 32, bytes: addressToBytes(wallet) } },
-        { memcmp: { offset: 0, bytes: ROOT_BYTES } },
-      ],
-      dataSlice: { offset: 0, length: 0 },
-    }),
-    tokenized(chain, wallet),
-  ]);
-  const ownedKeys = owned.accounts.map((account) => account.address);
+  const { owned: ownedKeys, held } = await readWalletNameKeys(chain, wallet, tokenized);
   const reverses = await readReverses(chain, [...ownedKeys, ...held]);
   const domains: LegacyWalletDomain[] = ownedKeys.map((key, i) => {
     const domain = reverses[i];

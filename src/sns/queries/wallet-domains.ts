@@ -1,9 +1,8 @@
 import type { Address } from "@solana/kit";
-import { addressToBytes } from "../bytes.js";
 import type { ChainReader } from "../chain.js";
-import { NAME_PROGRAM_ID, SNS_ROOT_DOMAIN } from "../constants.js";
 import { readReverses } from "./reverses.js";
 import type { TokenizedDomainSource } from "./tokenized-domains.js";
+import { readWalletNameKeys } from "./wallet-name-keys.js";
 
 export interface WalletDomain {
   /** Label without TLD, as its reverse record stores it. */
@@ -11,7 +10,6 @@ export interface WalletDomain {
   readonly key: Address;
 }
 
-const ROOT_BYTES = addressToBytes(SNS_ROOT_DOMAIN);
 const byKey = (a: Address, b: Address) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -26,17 +24,8 @@ export async function listWalletDomains(
   wallet: Address,
   tokenized: TokenizedDomainSource,
 ): Promise<WalletDomain[]> {
-  const [owned, held] = await Promise.all([
-    chain.getProgramAccounts(NAME_PROGRAM_ID, {
-      filters: [
-        { memcmp: { offset: 32, bytes: addressToBytes(wallet) } },
-        { memcmp: { offset: 0, bytes: ROOT_BYTES } },
-      ],
-      dataSlice: { offset: 0, length: 0 },
-    }),
-    tokenized(chain, wallet),
-  ]);
-  const keys = [...owned.accounts.map((a) => a.address).sort(byKey), ...[...held].sort(byKey)];
+  const { owned, held } = await readWalletNameKeys(chain, wallet, tokenized);
+  const keys = [...[...owned].sort(byKey), ...[...held].sort(byKey)];
   const reverses = await readReverses(chain, keys);
   const domains: WalletDomain[] = [];
   keys.forEach((key, i) => {

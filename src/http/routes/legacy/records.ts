@@ -3,13 +3,12 @@ import { SnsError } from "../../../sns/errors.js";
 import { openLegacyName } from "../../../sns/queries/legacy-names.js";
 import { readRecordV2, readRecordsV2 } from "../../../sns/queries/records.js";
 import type { RecordResponse } from "../../../sns/record-response.js";
-import { type RecordType, RecordTypeByName, isRecordType } from "../../../sns/record-types.js";
-import { clientOf } from "../../clients/client-key.js";
+import { RecordTypeByName, isRecordType } from "../../../sns/record-types.js";
 import type { AppDeps } from "../../deps.js";
 import type { AppEnv } from "../../env.js";
 import { fail, ok } from "../../answer/envelope.js";
-import { MAX_BATCH_RECORDS } from "../../openapi/request-schemas.js";
 import { INTERNAL_ERROR, legacyGet, legacyRoutes } from "./legacy-route.js";
+import { withRecordList } from "./record-list.js";
 
 /**
  * The retired hosts forced decoding: a record without a string form (an undecodable one, any `background`)
@@ -36,23 +35,13 @@ export function legacyRecordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
     return ok(c, decoded(await readRecordV2(endpoint, domain.name, record)));
   });
-  legacyGet(routes, "/records-v2/:domain", { rpc: true, fixedFailure: INTERNAL_ERROR }, (c) => {
-    const items = c.req.query("records")?.split(",");
-    if (items === undefined || items.length > MAX_BATCH_RECORDS || !items.every(isRecordType)) {
-      return fail(c, 400, "Invalid input");
-    }
-    const types = items as RecordType[];
-    // Each distinct type is read once whatever it is repeated: the units are what the request costs.
-    return deps.bulkheads.records.run(
-      new Set(types).size,
-      async () => {
-        const endpoint = c.get("rpc")();
-        const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
-        return ok(c, (await readRecordsV2(endpoint, domain.name, types)).map(decoded));
-      },
-      clientOf(deps)(c),
-    );
-  });
+  legacyGet(routes, "/records-v2/:domain", { rpc: true, fixedFailure: INTERNAL_ERROR }, (c) =>
+    withRecordList(deps, c, async (types) => {
+      const endpoint = c.get("rpc")();
+      const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
+      return ok(c, (await readRecordsV2(endpoint, domain.name, types)).map(decoded));
+    }),
+  );
   legacyGet(routes, "/types/record", { rpc: false, fixedFailure: INTERNAL_ERROR }, (c) => ok(c, RecordTypeByName));
   return routes;
 }

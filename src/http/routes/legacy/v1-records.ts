@@ -3,13 +3,12 @@ import { base64 } from "@scure/base";
 import { deriveDomainKey, deriveRecordV1Key } from "../../../sns/derive.js";
 import { openLegacyName, refuseSrsSol } from "../../../sns/queries/legacy-names.js";
 import { readRecordV1, readRecordsV1 } from "../../../sns/queries/legacy-reads.js";
-import { type RecordType, isRecordType } from "../../../sns/record-types.js";
-import { clientOf } from "../../clients/client-key.js";
+import { isRecordType } from "../../../sns/record-types.js";
 import type { AppDeps } from "../../deps.js";
 import type { AppEnv } from "../../env.js";
 import { fail, ok } from "../../answer/envelope.js";
-import { MAX_BATCH_RECORDS } from "../../openapi/request-schemas.js";
 import { INTERNAL_ERROR, legacyGet, legacyRoutes } from "./legacy-route.js";
+import { withRecordList } from "./record-list.js";
 
 const utf8Decoder = new TextDecoder("utf-8", { fatal: false });
 
@@ -42,29 +41,19 @@ export function legacyV1RecordRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
     return ok(c, base64.encode(await readRecordV1(endpoint, domain.name, record)));
   });
-  legacyGet(routes, "/records/:domain", { rpc: true, fixedFailure: INTERNAL_ERROR }, (c) => {
-    const items = c.req.query("records")?.split(",");
-    if (items === undefined || items.length > MAX_BATCH_RECORDS || !items.every(isRecordType)) {
-      return fail(c, 400, "Invalid input");
-    }
-    const types = items as RecordType[];
-    // Each distinct type is read once whatever it is repeated: the units are what the request costs.
-    return deps.bulkheads.records.run(
-      new Set(types).size,
-      async () => {
-        const endpoint = c.get("rpc")();
-        const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
-        const bodies = await readRecordsV1(endpoint, domain.name, types);
-        return ok(
-          c,
-          types.map((record, i) => {
-            const body = bodies[i];
-            return body === undefined ? { record } : { record, data: utf8Decoder.decode(body) };
-          }),
-        );
-      },
-      clientOf(deps)(c),
-    );
-  });
+  legacyGet(routes, "/records/:domain", { rpc: true, fixedFailure: INTERNAL_ERROR }, (c) =>
+    withRecordList(deps, c, async (types) => {
+      const endpoint = c.get("rpc")();
+      const domain = await openLegacyName(endpoint, c.req.param("domain")!, deps.resolver.srsResolution);
+      const bodies = await readRecordsV1(endpoint, domain.name, types);
+      return ok(
+        c,
+        types.map((record, i) => {
+          const body = bodies[i];
+          return body === undefined ? { record } : { record, data: utf8Decoder.decode(body) };
+        }),
+      );
+    }),
+  );
   return routes;
 }
