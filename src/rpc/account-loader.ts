@@ -154,9 +154,8 @@ export class AccountLoader {
       this.queuedByKey.set(key, pending);
     });
     this.telemetry.rpcQueueChanged(1);
+    // Forgotten when settled (`settled`), before any reader's continuation runs: no reaction of its own.
     this.shared.set(key, promise);
-    const forget = () => this.shared.delete(key);
-    promise.then(forget, forget);
     this.schedule();
     return promise;
   }
@@ -305,9 +304,16 @@ export class AccountLoader {
     if (this.hasWork) this.schedule();
   }
 
-  /** A read about to settle: later askers start a new one (or share its promise until it is forgotten). */
+  /**
+   * A read about to settle: later askers start a new one. Every settled read
+   * passes here right before its promise settles, and the readers'
+   * continuations run only after, so none of them shares a settled read.
+   */
   private settled(pending: Pending): void {
-    if (this.queuedByKey.get(pending.key) === pending) this.queuedByKey.delete(pending.key);
+    if (this.queuedByKey.get(pending.key) === pending) {
+      this.queuedByKey.delete(pending.key);
+      this.shared.delete(pending.key);
+    }
   }
 
   private settleGroup(group: Pending[], outcome: RpcOutcome): void {

@@ -1,5 +1,6 @@
 import { type DestinationStream, type Logger as PinoLogger, pino } from "pino";
 import type { Logger, RequestLine } from "../../logger.js";
+import { httpMethodLabel } from "../../telemetry.js";
 
 /**
  * Bytes of log lines gathered before they are written. Each write costs the
@@ -79,6 +80,9 @@ class BlockWriter implements DestinationStream {
 
 const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
 
+const renderMethodAndRoute = (method: string, route: string): string =>
+  `,"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":`;
+
 /**
  * The request line, one per answer, written as one template instead of
  * through pino's general path (which walks the fields and picks a
@@ -94,6 +98,20 @@ function requestLineWriter(logger: PinoLogger, destination: DestinationStream): 
   // pino's own rendering of the logger's bindings (`,"pid":…,"hostname":"…"`), read per line as pino does.
   const bindingsOf = (): string => (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? "";
   const info = logger.levels.values.info!;
+  // `,"method":…,"route":…,"status":` rendered once per route pattern (never a raw path) and known method;
+  // another method token is rendered each time, so what is kept stays bounded whatever clients send.
+  const fragments = new Map<string, Map<string, string>>();
+  const methodAndRoute = (method: string, route: string): string => {
+    if (httpMethodLabel(method) !== method) return renderMethodAndRoute(method, route);
+    let byMethod = fragments.get(route);
+    if (byMethod === undefined) fragments.set(route, (byMethod = new Map()));
+    let fragment = byMethod.get(method);
+    if (fragment === undefined) {
+      fragment = renderMethodAndRoute(method, route);
+      byMethod.set(method, fragment);
+    }
+    return fragment;
+  };
   return (line) => {
     if (!logger.isLevelEnabled("info")) return;
     const error = line.error === undefined ? "" : `,"error":${JSON.stringify(line.error)}`;
@@ -103,8 +121,8 @@ function requestLineWriter(logger: PinoLogger, destination: DestinationStream): 
         : `,"names":${finite(line.names)},"distinctNames":${finite(line.distinctNames ?? 0)},"items":${JSON.stringify(line.items ?? {})}` +
           `,"jsonRpcCalls":${finite(line.jsonRpcCalls ?? 0)}`;
     destination.write(
-      `{"level":${info},"time":${Date.now()}${bindingsOf()},"reqId":${JSON.stringify(line.reqId)},` +
-        `"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"status":${finite(line.status)},` +
+      `{"level":${info},"time":${Date.now()}${bindingsOf()},"reqId":${JSON.stringify(line.reqId)}` +
+        `${methodAndRoute(line.method, line.route)}${finite(line.status)},` +
         `"ms":${finite(line.ms)},"rpcCalls":${finite(line.rpcCalls)},"rpcAccounts":${finite(line.rpcAccounts)},` +
         `"rpcOverride":${line.rpcOverride}${error}${bulk},"msg":"request"}\n`,
     );

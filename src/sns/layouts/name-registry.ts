@@ -19,6 +19,12 @@ export function decodeNameRegistryHeader(data: Uint8Array): NameRegistryHeader {
   };
 }
 
+/** The owner field alone, as `decodeNameRegistryHeader` reads it (same check): one view instead of three. */
+export function decodeNameRegistryOwner(data: Uint8Array): Uint8Array {
+  if (data.length < NAME_REGISTRY_HEADER_LEN) malformed("name registry", data);
+  return data.subarray(32, 64);
+}
+
 const ROOT_BYTES = addressToBytes(SNS_ROOT_DOMAIN);
 
 /** Whether a header's parent is the SNS root, i.e. the account is a top-level domain. */

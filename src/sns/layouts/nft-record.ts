@@ -30,6 +30,12 @@ export function decodeNftRecord(data: Uint8Array): NftRecord {
   };
 }
 
+/** The tag alone, as `decodeNftRecord` reads it (same check), without its three key views. */
+export function decodeNftRecordTag(data: Uint8Array): number {
+  if (data.length < NFT_RECORD_LEN) malformed("NFT record", data);
+  return data[0]!;
+}
+
 export interface NftRecordInput {
   /** 2 ActiveRecord, 3 InactiveRecord. */
   readonly tag: number;

@@ -6,8 +6,8 @@ import { isOnCurve, verifyEd25519 } from "../curve.js";
 import { type ResolutionKeys, deriveResolutionKeys } from "../derive.js";
 import type { FullDomain } from "../domain.js";
 import { SnsError } from "../errors.js";
-import { decodeNameRegistryHeader } from "../layouts/name-registry.js";
-import { NftRecordTag, decodeNftRecord } from "../layouts/nft-record.js";
+import { decodeNameRegistryOwner } from "../layouts/name-registry.js";
+import { NftRecordTag, decodeNftRecordTag } from "../layouts/nft-record.js";
 import { decodeRecordV1Sol, recordV1SolMessage } from "../layouts/record-v1-sol.js";
 import { Validation, decodeRecordV2 } from "../layouts/record-v2.js";
 import { type PrefetchedHolder, lookupNftHolder } from "./nft-holder.js";
@@ -85,9 +85,9 @@ export async function resolveSnsName(
       : [keys.nftRecord, keys.solV1, keys.solV2, keys.domain],
   );
   if (!domainAccount) throw new SnsError("DOMAIN_NOT_FOUND", `domain ${name} does not exist`);
-  const registryOwner = decodeNameRegistryHeader(domainAccount.data).owner;
+  const registryOwner = decodeNameRegistryOwner(domainAccount.data);
 
-  if (nftRecord && decodeNftRecord(nftRecord.data).tag === NftRecordTag.ActiveRecord) {
+  if (nftRecord && decodeNftRecordTag(nftRecord.data) === NftRecordTag.ActiveRecord) {
     if (knownHolder) return knownHolder;
     const prefetched: PrefetchedHolder | undefined =
       largest && guess ? { largest, guess: { address: guess, account: guessedAccount ?? null } } : undefined;
@@ -135,16 +135,31 @@ function solRecordV1Target(account: AccountData, recordKey: Address, registryOwn
   return verifyEd25519(signature, recordV1SolMessage(target, recordKey), registryOwner) ? bytesToAddress(target) : null;
 }
 
-/** The PDA rule: an owner off the ed25519 curve is returned only as the policy allows. */
-export async function checkOwnerAllowed(chain: ChainReader, owner: Uint8Array, pda: PdaPolicy): Promise<Address> {
+/**
+ * The PDA rule: an owner off the ed25519 curve is returned only as the policy
+ * allows. Decided at once (the key, or the error thrown) unless the owner's
+ * account must be read: callers return it from an async function, which
+ * settles the same way either way, without a promise of its own to adopt.
+ */
+export function checkOwnerAllowed(chain: ChainReader, owner: Uint8Array, pda: PdaPolicy): Address | Promise<Address> {
   const ownerAddress = bytesToAddress(owner);
   if (isOnCurve(owner) || pda.kind === "any") return ownerAddress;
-  if (pda.kind === "programs") {
-    const [account] = await chain.getAccounts([ownerAddress]);
-    if (account && pda.programIds.has(account.owner)) return ownerAddress;
-  }
-  throw new SnsError("PDA_OWNER_NOT_ALLOWED", `owner ${ownerAddress} is off curve`);
+  if (pda.kind === "programs") return ownerOfAllowedProgram(chain, ownerAddress, pda.programIds);
+  throw pdaNotAllowed(ownerAddress);
 }
+
+async function ownerOfAllowedProgram(
+  chain: ChainReader,
+  ownerAddress: Address,
+  programIds: ReadonlySet<string>,
+): Promise<Address> {
+  const [account] = await chain.getAccounts([ownerAddress]);
+  if (account && programIds.has(account.owner)) return ownerAddress;
+  throw pdaNotAllowed(ownerAddress);
+}
+
+const pdaNotAllowed = (ownerAddress: Address) =>
+  new SnsError("PDA_OWNER_NOT_ALLOWED", `owner ${ownerAddress} is off curve`);
 
 /**
  * `/safe-resolve` contract while SRS-backed `.sol` resolution is on: the SRS

@@ -100,4 +100,36 @@ describe("createNodeLog: request lines", () => {
       expect(viaWriter, JSON.stringify(line)).toBe(viaPino);
     }
   });
+
+  // One writer renders a route's method and pattern once and reuses it: lines that repeat and alternate them
+  // (and method tokens it does not keep) are each still pino's.
+  it("writes pino's bytes for 400 lines through one log, routes and methods repeating", async () => {
+    const path = join(dir, `repeating-${Math.random()}.log`);
+    const log = createNodeLog("info", openSync(path, "w"));
+    const methods = ["GET", "HEAD", "OPTIONS", "POST", "PROPFIND", "M-SEARCH", "get"];
+    const routes = ["/resolve/:domain", "/records-v2/:domain", "unmatched", '/odd"\\route'];
+    for (let i = 0; i < 200; i++) {
+      const line: RequestLine = {
+        reqId: `id-${i}`,
+        method: methods[(i * 5) % methods.length]!,
+        route: routes[(i * 3) % routes.length]!,
+        status: i % 2 === 0 ? 200 : 404,
+        ms: i / 7,
+        rpcCalls: i % 3,
+        rpcAccounts: i % 11,
+        rpcOverride: i % 4 === 0,
+      };
+      log.logger.info({ ...line }, "request");
+      log.logger.request(line);
+    }
+    log.flushSync();
+    let written = readFileSync(path, "utf8");
+    for (let waited = 0; written.split("\n").length <= 400 && waited < 2000; waited += 5) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      written = readFileSync(path, "utf8");
+    }
+    const lines = written.replace(/"time":\d+/g, '"time":0').split(/(?<=\n)/);
+    expect(lines).toHaveLength(400);
+    for (let i = 0; i < 400; i += 2) expect(lines[i + 1], lines[i]).toBe(lines[i]);
+  });
 });
