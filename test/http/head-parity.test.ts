@@ -66,18 +66,47 @@ function concretePaths(document: { paths: Record<string, { get?: { parameters?: 
   return paths;
 }
 
+/** Every route of the legacy profile (src/http/routes/legacy/), its parameters filled in, and a path none matches. */
+const LEGACY_PATHS = [
+  "/",
+  `/resolve/bonfida`,
+  `/domain-key/bonfida`,
+  `/reverse-key/bonfida`,
+  `/reverse-lookup/${alice}`,
+  `/subdomains/bonfida`,
+  `/domains/${alice}`,
+  `/favorite-domain/${alice}`,
+  `/multiple-favorite-domains/${alice},${alice}`,
+  `/record-key/bonfida/SOL`,
+  `/record/bonfida/SOL`,
+  `/records/bonfida?records=SOL,url`,
+  `/record-v2/bonfida/SOL`,
+  `/records-v2/bonfida?records=SOL,url`,
+  `/types/record`,
+  `/register?buyer=${alice}&domain=fresh-name&space=1000&serialize=true`,
+  `/create-sub?subdomain=x.bonfida&owner=${alice}`,
+  `/twitter/get-handle-by-key/${alice}`,
+  `/twitter/get-key-by-handle/alice`,
+  "/no-such-route",
+];
+
 let stack: Stack;
+/** The same chain with every host answered by the legacy profile. */
+let legacy: Stack;
 let paths: string[];
 beforeAll(async () => {
-  stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH));
+  [stack, legacy] = await Promise.all([
+    startStack(await loadFixtureFile(DEMO_FIXTURE_PATH)),
+    startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { LEGACY_HOSTS: "*" }),
+  ]);
   const document = (await stack.get("/openapi.json")).body as Parameters<typeof concretePaths>[0];
   paths = [...concretePaths(document), "/no-such-route"];
 });
-afterAll(() => stack?.close());
+afterAll(() => Promise.all([stack?.close(), legacy?.close()]));
 
-const exchange = (method: "GET" | "HEAD", path: string, id: string) =>
+const exchange = (target: Stack, method: "GET" | "HEAD", path: string, id: string) =>
   rawExchange(
-    stack.gateway.url,
+    target.gateway.url,
     `${method} ${path} HTTP/1.1\r\nHost: gateway\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`,
   );
 
@@ -108,12 +137,13 @@ describeOnNode("HEAD", () => {
     expect(paths.length).toBeGreaterThan(25);
   });
 
-  it("answers with every header GET answers with, and no body, on every route", async () => {
+  /** What differs between HEAD and GET on each path: status, a header, or a body. */
+  async function headMismatches(target: Stack, paths: readonly string[]): Promise<string[]> {
     const mismatches: string[] = [];
     for (const [i, path] of paths.entries()) {
       const id = `head-parity-${i}`;
-      const get = await exchange("GET", path, id);
-      const head = await exchange("HEAD", path, id);
+      const get = await exchange(target, "GET", path, id);
+      const head = await exchange(target, "HEAD", path, id);
       expect(get.headers["access-control-allow-origin"], path).toBe("*");
       expect(get.headers["x-request-id"], path).toBe(id);
       if (head.status !== get.status) mismatches.push(`${path}: HEAD ${head.status}, GET ${get.status}`);
@@ -124,6 +154,19 @@ describeOnNode("HEAD", () => {
       }
       if (head.body !== "") mismatches.push(`${path}: HEAD has a body of ${head.body.length} characters`);
     }
-    expect(mismatches).toEqual([]);
+    return mismatches;
+  }
+
+  it("answers with every header GET answers with, and no body, on every route", async () => {
+    expect(await headMismatches(stack, paths)).toEqual([]);
+  });
+
+  it("does the same on every route of the legacy profile", async () => {
+    const statuses = new Set<number>();
+    for (const path of LEGACY_PATHS) statuses.add((await legacy.get(path)).status);
+    // The list reaches answers and refusals both: 200 and at least one error status.
+    expect(statuses.has(200)).toBe(true);
+    expect([...statuses].some((status) => status >= 400)).toBe(true);
+    expect(await headMismatches(legacy, LEGACY_PATHS)).toEqual([]);
   });
 });
