@@ -6,14 +6,15 @@ import { nodeVersion, startGateway } from "./gateway.js";
 import { createNodeLog } from "./log.js";
 import { nodeLineWarning } from "./node-line.js";
 import { loadTracing } from "./telemetry/load-tracing.js";
+import { tracingSettingsFrom } from "./telemetry/tracing-settings.js";
 
 /** Process entry: configuration from the environment, listen, drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
-  let tracing;
+  let tracingSettings;
   try {
     config = loadConfig(process.env);
-    tracing = await loadTracing(process.env, nodeVersion().package);
+    tracingSettings = tracingSettingsFrom(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const lineWarning = nodeLineWarning(process.version, new Date());
   if (lineWarning) logger.warn({ node: process.version }, lineWarning);
   if (config.rpcUrls.length === 0) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
+  const tracing = await loadTracing(tracingSettings, nodeVersion().package, logger);
   let running;
   try {
     running = await startGateway(config, logger, undefined, tracing);

@@ -9,7 +9,7 @@ describe("tracing settings from the OTEL_* variables", () => {
   it("off without any of them, and then nothing of OpenTelemetry is loaded", async () => {
     expect(tracingSettingsFrom({})).toBeUndefined();
     expect(tracingSettingsFrom({ OTEL_SERVICE_NAME: "named" })).toBeUndefined();
-    expect(await loadTracing({}, "0.0.0")).toBeUndefined();
+    expect(await loadTracing(tracingSettingsFrom({}), "0.0.0", console)).toBeUndefined();
   });
 
   it("OTEL_EXPORTER_OTLP_ENDPOINT: its /v1/traces; the traces endpoint: as given, and first", () => {

@@ -305,6 +305,8 @@ describe("a collector that cannot be reached", () => {
     const off = await startTraced({ RESOLVE_CACHE_TTL_MS: "0" });
     const unreachable = await startTraced({
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${closed.port}/v1/traces`,
+      // The exporter's own variable: a failed export is reported within 1 s instead of its 10 s of retries.
+      OTEL_EXPORTER_OTLP_TIMEOUT: "1000",
       RESOLVE_CACHE_TTL_MS: "0",
     });
     try {
@@ -318,10 +320,17 @@ describe("a collector that cannot be reached", () => {
       // The exporter's timeout is 10 s: an answer waiting on the collector would be far past these bounds.
       expect(Math.max(...unreachableTimes)).toBeLessThan(1000);
       expect(median(unreachableTimes)).toBeLessThan(3 * median(offTimes) + 20);
+      // The batch exported 5 s after the first span fails: the operator is told.
+      await unreachable.entry.waitFor(/"msg":"tracing: export failed/);
+      expect((await request(unreachable.url, "/resolve/traced.sol")).status).toBe(200);
     } finally {
       await Promise.all([off.entry.stop(), unreachable.entry.stop()]);
     }
     expect(await unreachable.entry.exited).toBe(0);
+    // Said once, however many exports fail, naming the collector by its host.
+    const warnings = unreachable.entry.stdout().match(/.*"msg":"tracing: export failed.*/g) ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`"collector":"127.0.0.1:${closed.port}"`);
   }, 60_000);
 
   it("a collector that never answers: SIGTERM still exits within the drain and the flush bound", async () => {

@@ -1,18 +1,18 @@
+import type { Logger } from "../../../logger.js";
 import type { NodeTracing } from "./node-tracing-port.js";
-import { tracingSettingsFrom } from "./tracing-settings.js";
+import type { TracingSettings } from "./tracing-settings.js";
 
 /**
- * The Node gateway's tracing when the environment asks for it
- * (tracing-settings.ts), else undefined. OpenTelemetry is imported only
- * then: with tracing off, no module of it is loaded.
- * @throws ConfigError for an invalid setting
+ * The Node gateway's tracing for `settings` (tracing-settings.ts; undefined:
+ * off). OpenTelemetry is imported only here, and only when on: with tracing
+ * off, no module of it is loaded. `logger`: where failing exports are reported.
  */
 export async function loadTracing(
-  env: Readonly<Record<string, string | undefined>>,
+  settings: TracingSettings | undefined,
   serviceVersion: string,
+  logger: Logger,
 ): Promise<NodeTracing | undefined> {
-  const settings = tracingSettingsFrom(env);
   if (!settings) return undefined;
   const { createNodeTracing } = await import("./node-tracing.js");
-  return createNodeTracing(settings, serviceVersion);
+  return createNodeTracing(settings, serviceVersion, logger);
 }

@@ -5,7 +5,9 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import { hostLabels } from "../../../rpc/failover/host-label.js";
+import type { Logger } from "../../../logger.js";
 import type { NodeTracing } from "./node-tracing-port.js";
+import { reportingExporter } from "./reporting-exporter.js";
 import { resolutionSpans } from "./resolution-spans.js";
 import { tracedTransports } from "./rpc-spans.js";
 import { aroundRequest, requestLineSpans } from "./server-spans.js";
@@ -19,8 +21,9 @@ import type { TracingSettings } from "./tracing-settings.js";
  * any answer. A collector that is slow or unreachable costs a failed post
  * in the background; past 2048 spans waiting, new ones are dropped.
  */
-export function createNodeTracing(settings: TracingSettings, serviceVersion: string): NodeTracing {
-  const exporter = new OTLPTraceExporter({ url: settings.tracesUrl });
+export function createNodeTracing(settings: TracingSettings, serviceVersion: string, logger: Logger): NodeTracing {
+  const collector = hostLabels([settings.tracesUrl])[0]!;
+  const exporter = reportingExporter(new OTLPTraceExporter({ url: settings.tracesUrl }), logger, collector);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: settings.serviceName,
@@ -36,7 +39,7 @@ export function createNodeTracing(settings: TracingSettings, serviceVersion: str
     propagator: new W3CTraceContextPropagator(),
   };
   return {
-    collector: hostLabels([settings.tracesUrl])[0]!,
+    collector,
     serviceName: settings.serviceName,
     tracer: resolutionSpans(spans),
     aroundRequest: aroundRequest(spans),
