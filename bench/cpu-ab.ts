@@ -9,6 +9,7 @@ import { Child } from "./child.js";
 import { fetchAll, runLoad } from "./load.js";
 import type { WorkingSetEntry } from "./working-set.js";
 import { buildWorkload } from "./workload.js";
+import { type OtlpSink, startOtlpSink } from "./otlp-sink.js";
 import { gatewayOverrides, settingsFor } from "./settings.js";
 
 /**
@@ -21,7 +22,11 @@ import { gatewayOverrides, settingsFor } from "./settings.js";
  * (testkit/npm-start.ts), checks its answers, warms it up, then reads its process CPU
  * (/proc, user + system) across a load window of `BENCH_CONNECTIONS` (64)
  * connections. A dir may carry extra node flags after a `|`, given after those
- * (a later flag wins): `.|--v8-pool-size=4`, `../old|--max-old-space-size=96`.
+ * (a later flag wins): `.|--v8-pool-size=4`, `../old|--max-old-space-size=96`;
+ * words there of the form `NAME=value` are environment variables of that
+ * build's gateway instead, where `{otlp}` stands for the URL of an OTLP/HTTP
+ * receiver this process starts (bench/otlp-sink.ts): `. '.|OTEL_EXPORTER_OTLP_ENDPOINT={otlp}'`
+ * measures one build with tracing off and on.
  *
  * The workload (`BENCH_WORKLOAD`):
  * - `demo` (default): eight demo names round robin, localnet in this process.
@@ -122,20 +127,40 @@ function entryOf(dir: string): string {
   return entry;
 }
 
+/** A build's extra words: node flags, and `NAME=value` environment variables (`{otlp}`: the sink's URL). */
+function extrasOf(
+  extra: string | undefined,
+  sink: OtlpSink | undefined,
+): { flags: string[]; env: Record<string, string> } {
+  const words = extra ? extra.trim().split(/\s+/) : [];
+  const assignment = /^([A-Z][A-Z0-9_]*)=(.*)$/;
+  const env: Record<string, string> = {};
+  for (const word of words) {
+    const match = assignment.exec(word);
+    if (match) env[match[1]!] = match[2]!.replaceAll("{otlp}", sink?.url ?? "{otlp}");
+  }
+  return { flags: words.filter((word) => !assignment.test(word)), env };
+}
+
 interface Window {
   readonly usPerAnswer: number;
   readonly rps: number;
   readonly answers: number;
   readonly mismatches: number;
+  /** Spans the OTLP sink received while the build ran. */
+  readonly spans: number;
 }
 
 async function measure(build: string, ledger: Ledger, offset: number): Promise<Window> {
   const [dir, extra] = build.split("|");
   const entry = entryOf(dir!);
-  const child = spawn(process.execPath, [...NPM_START.nodeFlags, ...(extra ? extra.trim().split(/\s+/) : []), entry], {
+  const extras = extrasOf(extra, sink);
+  const spansBefore = sink?.spans ?? 0;
+  const child = spawn(process.execPath, [...NPM_START.nodeFlags, ...extras.flags, entry], {
     env: {
       ...startEnvFor(NPM_START, process.env),
       ...settings,
+      ...extras.env,
       PATH: process.env.PATH,
       PORT: "0",
       HOST: "127.0.0.1",
@@ -171,6 +196,9 @@ async function measure(build: string, ledger: Ledger, offset: number): Promise<W
       rps: result.rps,
       answers: result.responses,
       mismatches: result.mismatches,
+      get spans() {
+        return (sink?.spans ?? 0) - spansBefore;
+      },
     };
   } finally {
     child.kill("SIGTERM");
@@ -185,6 +213,7 @@ const spread = (values: readonly number[], digits: number): string => {
 };
 
 const ledger = workloadKind === "bench" ? await benchLedger() : await demoLedger();
+const sink = builds.some((build) => build.includes("{otlp}")) ? await startOtlpSink() : undefined;
 console.log(
   `workload ${workloadKind} (${ledger.paths.length} paths), RPC latency ${latencyMs} ms, c${connections}; gateway settings: ` +
     (Object.entries(settings)
@@ -200,7 +229,8 @@ for (let round = 1; round <= rounds; round++) {
     results.get(build)!.push(window);
     console.log(
       `round ${round}  ${build}: ${window.answers} answers, ${Math.round(window.rps)} req/s, ` +
-        `${window.usPerAnswer.toFixed(1)} µs CPU per answer, ${window.mismatches} mismatches`,
+        `${window.usPerAnswer.toFixed(1)} µs CPU per answer, ${window.mismatches} mismatches` +
+        (sink ? `, ${window.spans} spans exported (SIGTERM flush included)` : ""),
     );
   }
 }
@@ -224,4 +254,5 @@ for (const [build, windows] of results) {
   );
 }
 await ledger.close();
+await sink?.close();
 process.exit(0);

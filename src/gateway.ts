@@ -26,6 +26,7 @@ import type { TokenizedRecordStore } from "./service/record-store.js";
 import { type MintIndex, TokenizedIndex, indexedSource } from "./service/tokenized-index.js";
 import { scanTokenizedDomains } from "./sns/queries/tokenized-domains.js";
 import { type MetricsExporter, NO_TELEMETRY, type Telemetry } from "./telemetry.js";
+import type { Tracer } from "./tracer.js";
 
 const MiB = 1024 * 1024;
 
@@ -86,6 +87,8 @@ export interface Platform {
   readonly telemetry?: Telemetry;
   /** When given, `GET /metrics` answers its rendering. */
   readonly metrics?: MetricsExporter;
+  /** Spans around resolutions (src/tracer.ts); none when absent. */
+  readonly tracer?: Tracer;
   /** The host's clock in milliseconds, against which SRS expiries are compared; absent: Date.now. */
   readonly clock?: () => number;
   /** Speed only (see Accelerators); absent: every default. */
@@ -247,6 +250,7 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
     srs: config.solSrsResolution,
     ...(platform.clock && { clock: platform.clock }),
     yieldTurn: accelerators.yieldToLoop ?? yieldByTimer,
+    ...(platform.tracer && { tracer: platform.tracer }),
   });
   const shared = perRequest ? undefined : makeEndpoints();
   // The HTTP layer asks once per request, so per-request endpoints are built only when a route needs RPC.

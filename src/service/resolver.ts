@@ -6,11 +6,12 @@ import { type PdaPolicy, tldGate } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { RpcBudgetError } from "../rpc/request-budget.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
+import type { Tracer } from "../tracer.js";
 import { AnswerCache, type CacheEntry, answerOf } from "./answer-cache.js";
 import { type BulkResolvable, type Settled, resolveAll, yieldByTimer } from "./bulk-resolution.js";
 import { agreed, sideOf } from "./cross-check.js";
 import { HolderHintCache } from "./holder-hints.js";
-import { Registry, resolutionId, resolveInRegistry } from "./registry-resolution.js";
+import { Registry, type RegistryResolution, resolutionId, resolveInRegistry } from "./registry-resolution.js";
 
 export interface ResolverOptions {
   readonly pda: PdaPolicy;
@@ -35,7 +36,11 @@ export interface ResolverOptions {
   readonly clock?: () => number;
   /** Lets other work run before going on (resolveAll's derivation slices); default: a zero-delay timer. */
   readonly yieldTurn?: () => Promise<void>;
+  /** A span per resolution started (src/tracer.ts); none when absent. */
+  readonly tracer?: Tracer;
 }
+
+const pendingOf = (resolution: { readonly pending: Promise<Address> }): Promise<Address> => resolution.pending;
 
 /** A resolution under way, and the request view it reads through. */
 interface InFlight {
@@ -284,11 +289,15 @@ export class Resolver implements BulkResolvable {
 
   /** A new resolution, shared while in flight (up to `maxCoalesced` at once) and its answer cached. */
   private start(registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
-    const { pending, validUntil } = resolveInRegistry(registry, endpoint, name, {
-      pda: this.options.pda,
-      hints: this.hints.for(endpoint.url),
-      clock: this.clock,
-    });
+    const { tracer } = this.options;
+    const { pending, validUntil } = tracer
+      ? tracer.resolution(
+          registry === Registry.Srs ? "srs" : "sns",
+          name,
+          () => this.read(registry, endpoint, name),
+          pendingOf,
+        )
+      : this.read(registry, endpoint, name);
     if (this.inFlight.size < this.options.maxCoalesced) {
       const entry: InFlight = { pending, starter: endpoint };
       this.inFlight.set(id, entry);
@@ -301,5 +310,14 @@ export class Resolver implements BulkResolvable {
     // The slot: the lowest the starting request has read by then (all of them when it reads one name).
     this.answers?.keep(id, pending, validUntil, () => endpoint.budget?.lowestSlot ?? Infinity);
     return pending;
+  }
+
+  /** The reads of one resolution, under way. */
+  private read(registry: Registry, endpoint: RpcEndpoint, name: string): RegistryResolution {
+    return resolveInRegistry(registry, endpoint, name, {
+      pda: this.options.pda,
+      hints: this.hints.for(endpoint.url),
+      clock: this.clock,
+    });
   }
 }

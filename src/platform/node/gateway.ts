@@ -15,6 +15,10 @@ import { nodeContextRequestKey, nodeRequestKey } from "./request-key.js";
 import { nodeSettlePacing } from "./settle-pacing.js";
 import { createNodeTransports } from "../../rpc/transport/undici.js";
 import { clientKeyFrom } from "../../http/clients/client-key.js";
+import type { NodeTracing } from "./telemetry/node-tracing-port.js";
+
+/** How long the spans still buffered at shutdown may take to reach the collector, after the drain. */
+export const TRACES_FLUSH_MS = 2000;
 
 /** After the current macrotask's I/O callbacks: reads requested by every request parsed in this turn leave together. */
 const deferToCheckPhase: Defer = (task) => {
@@ -26,7 +30,7 @@ const deferToCheckPhase: Defer = (task) => {
  * The package version (package.json, three folders up from both src/platform/node and
  * dist/platform/node) and the commit when the environment names one (GIT_COMMIT), for `/ready`.
  */
-function nodeVersion(): { package: string; commit: string | null } {
+export function nodeVersion(): { package: string; commit: string | null } {
   let version = "unknown";
   try {
     const manifest = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
@@ -40,13 +44,20 @@ function nodeVersion(): { package: string; commit: string | null } {
   return { package: version, commit: commit ? commit : null };
 }
 
-export function nodePlatform(config: GatewayConfig, logger: Logger): Platform {
+/** `tracing`: spans of requests, resolutions and RPC requests (telemetry/); absent: none, and nothing of it runs. */
+export function nodePlatform(config: GatewayConfig, logger: Logger, tracing?: NodeTracing): Platform {
   const metrics = config.metrics ? new PrometheusTelemetry() : undefined;
+  const transports = () =>
+    createNodeTransports({
+      allowPrivate: config.allowPrivateRpcOverride,
+      ...(tracing && { interceptor: tracing.interceptor }),
+    });
   return {
     telemetry: metrics,
     metrics,
-    logger,
-    transports: () => createNodeTransports({ allowPrivate: config.allowPrivateRpcOverride }),
+    logger: tracing ? tracing.requestLogger(logger) : logger,
+    transports: tracing ? () => tracing.transports(transports()) : transports,
+    ...(tracing && { tracer: tracing.tracer }),
     accelerators: {
       defer: deferToCheckPhase,
       yieldToLoop: () => new Promise((resolve) => setImmediate(resolve)),
@@ -72,19 +83,24 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** `platform` replaces parts of the Node platform (tests: a fixed clock). */
+/**
+ * `platform` replaces parts of the Node platform (tests: a fixed clock);
+ * `tracing` (telemetry/load-tracing.ts) traces requests, and `close` flushes its spans.
+ */
 export async function startGateway(
   config: GatewayConfig,
   logger?: Logger,
   platform?: Partial<Platform>,
+  tracing?: NodeTracing,
 ): Promise<RunningGateway> {
   const log = logger ?? pino({ level: config.logLevel });
-  const gateway = createGateway(config, { ...nodePlatform(config, log), ...platform });
+  const gateway = createGateway(config, { ...nodePlatform(config, log, tracing), ...platform });
   const repeats = gateway.resolveRepeats;
   const drainable = createDrainableServer({
     fetch: gateway.app.fetch,
     logger: gateway.logger,
     headersTimeoutMs: config.headersTimeoutMs,
+    ...(tracing && { aroundRequest: tracing.aroundRequest }),
     ...(repeats && {
       answerBeforeApp(request, response) {
         const key = nodeRequestKey(request);
@@ -118,7 +134,10 @@ export async function startGateway(
     server,
     gateway,
     close() {
-      closing ??= drainable.drain(config.shutdownGraceMs).then(() => gateway.dispose());
+      closing ??= drainable
+        .drain(config.shutdownGraceMs)
+        .then(() => gateway.dispose())
+        .then(() => tracing?.shutdown(TRACES_FLUSH_MS));
       return closing;
     },
   };

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, ServerResponse, createServer } from "node:http";
+import { type IncomingMessage, type RequestListener, type Server, ServerResponse, createServer } from "node:http";
 import type { Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "../../logger.js";
@@ -15,6 +15,8 @@ export interface ListenerOptions {
    * app would answer it; a throw leaves the request to the app.
    */
   readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /** Wraps the handling of every request, once (telemetry/server-spans.ts: a span around it); absent: none. */
+  readonly aroundRequest?: (listener: RequestListener) => RequestListener;
 }
 
 /** A Node HTTP server that can be drained: see `drain`. */
@@ -100,7 +102,7 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
       // Node enforces both timeouts only when it checks, every 30 s by default.
       connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs),
     },
-    listener,
+    options.aroundRequest ? options.aroundRequest(listener) : listener,
   );
 
   // The last request's answer on each socket: while it is not ended, a request timeout cuts off that

@@ -2,15 +2,19 @@ import type { AddressInfo } from "node:net";
 import { ConfigError, loadConfig } from "../../config.js";
 import { listenFailure } from "../../listen-failure.js";
 import { hostLabels } from "../../rpc/failover/host-label.js";
-import { startGateway } from "./gateway.js";
+import { nodeVersion, startGateway } from "./gateway.js";
 import { createNodeLog } from "./log.js";
 import { nodeLineWarning } from "./node-line.js";
+import { loadTracing } from "./telemetry/load-tracing.js";
+import { tracingSettingsFrom } from "./telemetry/tracing-settings.js";
 
 /** Process entry: configuration from the environment, listen, drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
+  let tracingSettings;
   try {
     config = loadConfig(process.env);
+    tracingSettings = tracingSettingsFrom(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -22,9 +26,10 @@ async function main(): Promise<void> {
   const lineWarning = nodeLineWarning(process.version, new Date());
   if (lineWarning) logger.warn({ node: process.version }, lineWarning);
   if (config.rpcUrls.length === 0) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
+  const tracing = await loadTracing(tracingSettings, nodeVersion().package, logger);
   let running;
   try {
-    running = await startGateway(config, logger);
+    running = await startGateway(config, logger, undefined, tracing);
   } catch (error) {
     const line = listenFailure(error, {
       port: config.port,
@@ -43,6 +48,11 @@ async function main(): Promise<void> {
     { address, port, url: running.url, rpc: config.rpcUrls.length > 0 ? hostLabels(config.rpcUrls) : null },
     "listening",
   );
+  if (tracing)
+    logger.info(
+      { collector: tracing.collector, service: tracing.serviceName },
+      "tracing: spans exported over OTLP/HTTP",
+    );
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "draining in-flight requests");

@@ -12,7 +12,8 @@ const OUTCOME_OF_KIND: Record<RpcFailureKind, RpcRequestOutcome> = {
   budget: "budget",
 };
 
-function outcomeOf(error: unknown): RpcRequestOutcome {
+/** How a post that threw `error` ended, as the metrics and the RPC spans of src/platform/node/telemetry/ name it. */
+export function outcomeOf(error: unknown): RpcRequestOutcome {
   if (error instanceof RpcFailure) return OUTCOME_OF_KIND[error.kind];
   if (error instanceof RpcEndpointRefusedError) return "refused";
   if (error instanceof OverloadedError) return "overloaded";

@@ -53,13 +53,20 @@ export const createUndiciTransport = (url: string, options: UndiciTransportOptio
 /**
  * Node's transports: keep-alive pools, and for `rpc` overrides a DNS check at
  * connect time (unless ALLOW_PRIVATE_RPC_OVERRIDE lifts the address policy).
+ * `interceptor`: sees every request sent (tracing adds `traceparent`); absent: none.
  */
-export function createNodeTransports(options: { readonly allowPrivate: boolean }): TransportFactory {
+export function createNodeTransports(options: {
+  readonly allowPrivate: boolean;
+  readonly interceptor?: Dispatcher.DispatcherComposeInterceptor;
+}): TransportFactory {
   const trusted = createTrustedDispatcher();
   const publicOnly = options.allowPrivate ? trusted : createPublicOnlyDispatcher();
+  const { interceptor } = options;
+  const sendTrusted = interceptor ? trusted.compose(interceptor) : trusted;
+  const sendPublicOnly = interceptor ? publicOnly.compose(interceptor) : publicOnly;
   return {
-    trusted: (url, limits) => createDispatchTransport(url, limits, trusted),
-    override: (url, limits) => createDispatchTransport(url, limits, publicOnly),
+    trusted: (url, limits) => createDispatchTransport(url, limits, sendTrusted),
+    override: (url, limits) => createDispatchTransport(url, limits, sendPublicOnly),
     async close() {
       await Promise.allSettled([trusted.close(), publicOnly.close()]);
     },

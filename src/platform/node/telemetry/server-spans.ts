@@ -1,0 +1,99 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import {
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapGetter,
+  createContextKey,
+  trace,
+} from "@opentelemetry/api";
+import type { Logger, RequestLine } from "../../../logger.js";
+import { httpMethodLabel } from "../../../telemetry.js";
+import { incomingHeader } from "../request-header.js";
+import type { Spans } from "./spans.js";
+
+/** The server span of the request a context belongs to, and whether its request line has completed it. */
+interface ServerRequest {
+  readonly span: Span;
+  answered: boolean;
+}
+
+const SERVER_REQUEST = createContextKey("sns_gateway.server_request");
+
+/** Reads `traceparent` and `tracestate` from the headers Node parsed, without building `request.headers`. */
+const incomingGetter: TextMapGetter<IncomingMessage> = {
+  get: (request, key) => incomingHeader(request, key),
+  keys: () => [],
+};
+
+/**
+ * A server span around the handling of each request, answered inside the
+ * app or before it. A client's W3C `traceparent` is continued (the span
+ * joins its trace as a child of the client's span); without one, or with
+ * an invalid one, a new trace starts. The span is the active context while
+ * the request is handled, so the spans of its work are its children. It
+ * ends when the response is closed. Only the method is known here; the
+ * route, status and request id come from the request's line (`requestLine`).
+ * The URL is never put on the span: its query may hold an `rpc` URL with a key.
+ */
+export function aroundRequest({ tracer, contexts, propagator }: Spans) {
+  return (listener: RequestListener): RequestListener =>
+    (request: IncomingMessage, response: ServerResponse) => {
+      const parent = propagator.extract(ROOT_CONTEXT, request, incomingGetter);
+      const method = httpMethodLabel(request.method ?? "GET");
+      const span = tracer.startSpan(
+        method,
+        { kind: SpanKind.SERVER, attributes: { "http.request.method": method } },
+        parent,
+      );
+      const state: ServerRequest = { span, answered: false };
+      response.once("close", () => {
+        // Refused below the app (no request line): the status Node wrote is all there is.
+        if (!state.answered) statusOn(span, response.statusCode);
+        span.end();
+      });
+      contexts.with(
+        trace.setSpan(parent, span).setValue(SERVER_REQUEST, state),
+        listener,
+        undefined,
+        request,
+        response,
+      );
+    };
+}
+
+function statusOn(span: Span, status: number): void {
+  span.setAttribute("http.response.status_code", status);
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
+/**
+ * `logger` whose request lines also complete the server span of the request
+ * they are written in: every answer's one record (src/http/answer/finish.ts)
+ * gives the route's pattern (`http.route`, never the raw path), the status,
+ * the request id, what it asked of RPC and its failure code.
+ */
+export function requestLineSpans({ contexts }: Spans, logger: Logger): Logger {
+  const traced: Logger = Object.create(logger) as Logger;
+  traced.request = (line: RequestLine) => {
+    const state = contexts.active().getValue(SERVER_REQUEST) as ServerRequest | undefined;
+    if (state && !state.answered) {
+      state.answered = true;
+      const { span } = state;
+      span.updateName(`${httpMethodLabel(line.method)} ${line.route}`);
+      span.setAttributes({
+        "http.route": line.route,
+        "sns_gateway.request_id": line.reqId,
+        "sns_gateway.rpc_calls": line.rpcCalls,
+        "sns_gateway.rpc_accounts": line.rpcAccounts,
+        "sns_gateway.rpc_override": line.rpcOverride,
+      });
+      if (line.error !== undefined) span.setAttribute("sns_gateway.error", line.error);
+      statusOn(span, line.status);
+    }
+    if (logger.request) logger.request(line);
+    else logger.info(line, "request");
+  };
+  return traced;
+}

@@ -1,0 +1,24 @@
+import { defaultTextMapSetter } from "@opentelemetry/api";
+import type { Dispatcher } from "undici";
+import type { Spans } from "./spans.js";
+
+/**
+ * An undici interceptor that adds the active span's W3C `traceparent` (and
+ * `tracestate`, when the trace has one) to each request: dispatched by a
+ * traced transport (rpc-spans.ts), that is the RPC request's own span, so
+ * the RPC node's spans, if it makes any, are its children.
+ */
+export function traceHeaderInterceptor({ contexts, propagator }: Spans): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) =>
+    function dispatchTraced(options, handler) {
+      const carrier: Record<string, string> = {};
+      propagator.inject(contexts.active(), carrier, defaultTextMapSetter);
+      const added = Object.entries(carrier).flat();
+      if (added.length === 0) return dispatch(options, handler);
+      const { headers } = options;
+      const traced = Array.isArray(headers)
+        ? [...(headers as string[]), ...added]
+        : { ...(headers as Record<string, string> | undefined), ...carrier };
+      return dispatch({ ...options, headers: traced }, handler);
+    };
+}
