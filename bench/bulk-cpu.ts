@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { startLocalnet } from "../src/localnet/server.js";
@@ -13,6 +13,7 @@ import { deriveDomainKey } from "../src/sns/derive.js";
 import { encodeNameRegistry } from "../src/sns/layouts/name-registry.js";
 import { ONE_CLIENT_UNLIMITED } from "./settings.js";
 import { summarizeProfile } from "./profile.js";
+import { cpuNsOf } from "./process-cpu.js";
 
 /*
  * The CPU half of `npm run bench -- bulk`: what a `POST /resolve` of 1,000
@@ -98,19 +99,6 @@ function plainNames(seed: number, count: number): { ledger: Ledger; names: strin
   return { ledger, names };
 }
 
-/** Run time of every thread of `pid` so far, in nanoseconds. */
-function cpuNs(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "latin1").split(" ")[0]);
-    } catch {
-      // The thread ended between the listing and the read: its time is gone from the process's sum either way.
-    }
-  }
-  return total;
-}
-
 export async function measureBulkCpu(options: BulkCpuOptions): Promise<BulkCpuReport> {
   const profiling = options.profileDir !== undefined;
   const bodyCount = WARM_BODIES + options.bodies + (profiling ? 0 : POSTS_PER_CONTENTION * options.contentionRounds);
@@ -169,13 +157,13 @@ export async function measureBulkCpu(options: BulkCpuOptions): Promise<BulkCpuRe
     const postWall: number[] = [];
     if (profiling) gateway.process.kill("SIGUSR2");
     for (let i = 0; i < options.bodies; i++) {
-      let before = cpuNs(pid);
+      let before = cpuNsOf(pid);
       postWall.push(await post());
-      postCpu.push((cpuNs(pid) - before) / 1000 / NAMES_PER_BODY);
+      postCpu.push((cpuNsOf(pid) - before) / 1000 / NAMES_PER_BODY);
       if (profiling) continue;
-      before = cpuNs(pid);
+      before = cpuNsOf(pid);
       await getPass();
-      getCpu.push((cpuNs(pid) - before) / 1000 / NAMES_PER_BODY);
+      getCpu.push((cpuNsOf(pid) - before) / 1000 / NAMES_PER_BODY);
     }
 
     // GETs at c64 for as long as 4 POSTs take back to back, then as many GETs without them.
