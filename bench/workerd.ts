@@ -74,7 +74,7 @@ async function constantWorkerScript(): Promise<string> {
     write: false,
     minify: true,
   });
-  return result.outputFiles[0]!.text;
+  return result.outputFiles![0]!.text;
 }
 
 const STARTS = 5;
