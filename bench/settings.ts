@@ -311,7 +311,8 @@ export const SECTIONS = {
   },
   workerd: {
     script: "workerd.ts",
-    about: "Node vs the Workers build under workerd, same localnet; /domains with and without the index object",
+    about:
+      "Node vs the Workers build under workerd, same localnet: req/s, CPU per request and isolate start-up beside a constant Worker; /domains with and without the index object",
     knobs: {
       durationS: durationS(10),
       latencyMs: number("BENCH_LATENCY_MS", 20, "delay the localnet adds to every RPC answer (the /domains part)"),
