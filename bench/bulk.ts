@@ -8,6 +8,7 @@ import { startChildGateway } from "../testkit/child-gateway.js";
 import { settingsFor, ONE_CLIENT_UNLIMITED } from "./settings.js";
 import { generateWorkingSetParts } from "./working-set.js";
 import { buildLedger } from "../testkit/chain-gen.js";
+import { type BulkCpuReport, measureBulkCpu } from "./bulk-cpu.js";
 
 /*
  * `npm run bench -- bulk`: N names (the resolve section's traffic-like mix of
@@ -19,6 +20,8 @@ import { buildLedger } from "../testkit/chain-gen.js";
  * the derivation memos and connections, then `rounds` times alternating;
  * reported: median wall time, RPC HTTP requests and JSON-RPC calls per run,
  * and the p99 of a name's latency (the POST's is its wall time).
+ * Then the CPU part (bench/bulk-cpu.ts): CPU per name of POSTs of 1,000 new
+ * names against CPU per GET answer, and GET p99 at c64 beside 4 such POSTs.
  */
 
 const { resolve: sdkResolve } = untypedSdk as unknown as { resolve(c: Connection, domain: string): Promise<PublicKey> };
@@ -52,6 +55,38 @@ async function measure(
 }
 
 async function main(): Promise<void> {
+  const compared = settings.part === "cpu" ? undefined : await compare();
+  let cpu: BulkCpuReport | undefined;
+  if (settings.part !== "compare") {
+    cpu = await measureBulkCpu({
+      seed: settings.seed,
+      bodies: settings.bodies,
+      contentionRounds: settings.rounds,
+      connections: settings.connections,
+      ...(settings.profile === "1" && {
+        profileDir: `bench/results/profiles/bulk-${new Date().toISOString().replace(/[:.]/g, "-")}`,
+      }),
+    });
+    const range = (s: { median: number; min: number; max: number }) => `${s.median} (${s.min}–${s.max})`;
+    console.log(
+      `bulk cpu: ${settings.bodies} POSTs of 1,000 new plain .sns names at 0 ms, each followed by 1,000 GETs at c64 (medians, min–max)`,
+    );
+    console.log(
+      `| POST µs CPU/name | GET µs CPU/answer | POST/GET | POST wall ms | GET p99 ms alone | GET p99 ms beside 4 POSTs |`,
+    );
+    console.log(`| --- | --- | --- | --- | --- | --- |`);
+    console.log(
+      `| ${range(cpu.postCpuUsPerName)} | ${range(cpu.getCpuUsPerAnswer)} | ${range(cpu.ratio)} | ${range(cpu.postWallMs)} | ` +
+        `${cpu.getP99MsAlone} (${cpu.getsAlone} GETs) | ${cpu.getP99MsWithPosts} (${cpu.getsWithPosts} GETs) |`,
+    );
+  }
+  writeFileSync(
+    settings.out ?? "bench/results/bulk.json",
+    `${JSON.stringify({ seed: settings.seed, ...compared, cpu }, null, 2)}\n`,
+  );
+}
+
+async function compare(): Promise<{ names: number; report: Record<string, unknown> }> {
   const parts = generateWorkingSetParts(settings.seed, Math.ceil(settings.names * 1.05));
   const names = parts.entries
     .filter((entry) => entry.sdk !== undefined)
@@ -175,10 +210,7 @@ async function main(): Promise<void> {
   }
   console.log(`bulk: ${names.length} names, seed ${settings.seed}, ${settings.rounds} rounds (medians)`);
   console.log(rows.map((row) => `| ${row.join(" | ")} |`).join("\n"));
-  writeFileSync(
-    settings.out ?? "bench/results/bulk.json",
-    `${JSON.stringify({ names: names.length, seed: settings.seed, report }, null, 2)}\n`,
-  );
+  return { names: names.length, report };
 }
 
 main().catch((error: unknown) => {

@@ -149,7 +149,8 @@ export const SECTIONS = {
   },
   bulk: {
     script: "bulk.ts",
-    about: "N names as one POST /resolve vs N GETs at c64 vs the SDK's resolve at c64: wall time, RPC requests, p99",
+    about:
+      "N names as one POST /resolve vs N GETs at c64 vs the SDK's resolve at c64: wall time, RPC requests, p99; CPU per name of a POST vs per GET answer",
     knobs: {
       names,
       latenciesMs: numbers(
@@ -161,6 +162,23 @@ export const SECTIONS = {
       rounds: rounds(3, "measured runs per variant and latency, the variants alternating (after one warm-up run each)"),
       seed,
       out: out("bulk.json"),
+      part: choice(
+        "BENCH_BULK_PART",
+        ["all", "compare", "cpu"],
+        "all",
+        "`compare`: POST vs GETs vs the SDK; `cpu`: CPU per name of 1,000-name POSTs of new names vs per GET answer, and GET p99 at c64 beside 4 POSTs",
+      ),
+      bodies: number(
+        "BENCH_BODIES",
+        20,
+        "POST bodies of 1,000 new plain `.sns` names measured by the cpu part (after 2 warm-up bodies)",
+      ),
+      profile: choice(
+        "BENCH_PROFILE",
+        ["0", "1"],
+        "0",
+        "`1`: the cpu part CPU-profiles the gateway over its POST bodies only",
+      ),
     },
   },
   routes: {
@@ -293,7 +311,8 @@ export const SECTIONS = {
   },
   workerd: {
     script: "workerd.ts",
-    about: "Node vs the Workers build under workerd, same localnet; /domains with and without the index object",
+    about:
+      "Node vs the Workers build under workerd, same localnet: req/s, CPU per request and isolate start-up beside a constant Worker; /domains with and without the index object",
     knobs: {
       durationS: durationS(10),
       latencyMs: number("BENCH_LATENCY_MS", 20, "delay the localnet adds to every RPC answer (the /domains part)"),

@@ -17,7 +17,10 @@ import { deriveDomainKey } from "../src/sns/derive.js";
 import { startChildGateway } from "../testkit/child-gateway.js";
 import { startWorkerdGateway } from "../testkit/workerd-gateway.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
-import { WORKER_OUTFILE, bundleWorker } from "../scripts/worker-bundle.mjs";
+import { WORKER_OUTFILE, bundleWorker, workerBuildOptions } from "../scripts/worker-bundle.mjs";
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { cpuNsOf, descendantsNamed } from "./process-cpu.js";
 import { readFileSync } from "node:fs";
 import { settingsFor, ONE_CLIENT_UNLIMITED } from "./settings.js";
 
@@ -30,17 +33,83 @@ import { settingsFor, ONE_CLIENT_UNLIMITED } from "./settings.js";
  * without it (Workers unbound: a tokenizer scan per mint), over a localnet
  * that answers after BENCH_LATENCY_MS; then the Workers bundle's size, raw
  * and gzip.
+ *
+ * CPU per request is the server's, all threads (for workerd, every workerd
+ * process below this one), over the measured window. Beside the gateway runs
+ * a constant Worker (bench/constant-worker.ts: one fixed envelope, bundled
+ * with the same options): its CPU per request is what workerd's HTTP path
+ * costs alone; its start-up (Miniflare ready, then the first answer) is the
+ * floor the gateway's isolate start-up is compared with.
  */
 
 const { durationS: DURATION_S, latencyMs: LATENCY_MS, holdings: HOLDINGS } = settingsFor("workerd");
 const CONNECTIONS = 64;
 const PATH = "/resolve/plain.sns";
 
-async function throughput(url: string): Promise<{ rps: number; p99: number; non2xx: number }> {
+async function throughput(
+  url: string,
+  cpuNs: () => number,
+  path = PATH,
+): Promise<{ rps: number; p99: number; non2xx: number; cpuMsPerRequest: number }> {
   // Warm-up: connections, JIT, `.sol` cutoff knowledge.
-  await autocannon({ url: url + PATH, connections: CONNECTIONS, duration: 2 });
-  const result = await autocannon({ url: url + PATH, connections: CONNECTIONS, duration: DURATION_S });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  await autocannon({ url: url + path, connections: CONNECTIONS, duration: 2 });
+  const before = cpuNs();
+  const result = await autocannon({ url: url + path, connections: CONNECTIONS, duration: DURATION_S });
+  const cpuMsPerRequest = (cpuNs() - before) / 1e6 / Math.max(1, result.requests.total);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+    cpuMsPerRequest,
+  };
+}
+
+const workerdCpuNs = () => descendantsNamed("workerd").reduce((sum, pid) => sum + cpuNsOf(pid), 0);
+
+/** The constant Worker, bundled as `npm run build:worker` bundles the gateway. */
+async function constantWorkerScript(): Promise<string> {
+  const result = await build({
+    ...workerBuildOptions,
+    entryPoints: [fileURLToPath(new URL("constant-worker.ts", import.meta.url))],
+    write: false,
+    minify: true,
+  });
+  return result.outputFiles![0]!.text;
+}
+
+const STARTS = 5;
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Start-up of a Worker under workerd, median of STARTS fresh instances: wall ms until Miniflare is
+ * ready (workerd up, the script compiled and its top level run) and workerd's CPU ms by then; then the
+ * first answer's wall ms and the CPU ms it took (the gateway builds its app on its first request).
+ */
+async function startup(env: Record<string, string>, script?: string) {
+  const samples: { readyMs: number; readyCpuMs: number; firstMs: number; firstCpuMs: number }[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const started = performance.now();
+    const worker = await startWorkerdGateway(
+      { ...env, PORT: "0", HOST: "127.0.0.1" },
+      script === undefined ? {} : { script, indexObject: false },
+    );
+    try {
+      const readyMs = performance.now() - started;
+      const readyCpu = workerdCpuNs();
+      const asked = performance.now();
+      await (await fetch(worker.url + PATH)).arrayBuffer();
+      samples.push({
+        readyMs,
+        readyCpuMs: readyCpu / 1e6,
+        firstMs: performance.now() - asked,
+        firstCpuMs: (workerdCpuNs() - readyCpu) / 1e6,
+      });
+    } finally {
+      await worker.close();
+    }
+  }
+  const of = (key: keyof (typeof samples)[number]) => Math.round(median(samples.map((s) => s[key])) * 10) / 10;
+  return { readyMs: of("readyMs"), readyCpuMs: of("readyCpuMs"), firstMs: of("firstMs"), firstCpuMs: of("firstCpuMs") };
 }
 
 /** A tokenizer with 2,000 other active records, and a wallet holding HOLDINGS tokenized domains. */
@@ -121,16 +190,41 @@ const localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTUR
 // Request logs on, as deployed (the Node child reports its URL in its "listening" line).
 const env = { ...ONE_CLIENT_UNLIMITED, RPC_URL: localnet.url, LOG_LEVEL: "info" };
 try {
+  const constant = await constantWorkerScript();
   const node = await startChildGateway(env);
-  const onNode = await throughput(node.url).finally(() => node.stop());
+  const onNode = await throughput(node.url, () => cpuNsOf(node.process.pid!)).finally(() => node.stop());
   const workerd = await startWorkerdGateway({ ...env, PORT: "0", HOST: "127.0.0.1" });
-  const onWorkerd = await throughput(workerd.url).finally(() => workerd.close());
-  const row = (name: string, r: typeof onNode) => `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} |`;
+  const onWorkerd = await throughput(workerd.url, workerdCpuNs).finally(() => workerd.close());
+  const still = await startWorkerdGateway(
+    { ...env, PORT: "0", HOST: "127.0.0.1" },
+    { script: constant, indexObject: false },
+  );
+  const onConstant = await throughput(still.url, workerdCpuNs).finally(() => still.close());
+  const row = (name: string, r: typeof onNode) =>
+    `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} | ${r.cpuMsPerRequest.toFixed(3)} |`;
   console.log(`GET ${PATH}, c${CONNECTIONS}, ${DURATION_S} s, localnet without latency\n`);
-  console.log("| target | req/s | p99 ms | non-2xx + errors |\n|---|---|---|---|");
+  console.log("| target | req/s | p99 ms | non-2xx + errors | CPU ms/request |\n|---|---|---|---|---|");
   console.log(row("Node (undici)", onNode));
   console.log(row("workerd (fetch)", onWorkerd));
-  console.log(`\nratio workerd/Node: ${(onWorkerd.rps / onNode.rps).toFixed(2)}`);
+  console.log(row("workerd, constant Worker", onConstant));
+  console.log(
+    `\nratio workerd/Node: ${(onWorkerd.rps / onNode.rps).toFixed(2)}; ` +
+      `workerd CPU per request beyond the constant Worker: ${(onWorkerd.cpuMsPerRequest - onConstant.cpuMsPerRequest).toFixed(3)} ms`,
+  );
+  const gatewayStart = await startup(env);
+  const constantStart = await startup(env, constant);
+  console.log(`\nstart-up under workerd, median of ${STARTS} fresh instances\n`);
+  console.log(
+    "| Worker | ready ms | workerd CPU ms to ready | first answer ms | CPU ms of the first answer |\n|---|---|---|---|---|",
+  );
+  const startRow = (name: string, r: typeof gatewayStart) =>
+    `| ${name} | ${r.readyMs} | ${r.readyCpuMs} | ${r.firstMs} | ${r.firstCpuMs} |`;
+  console.log(startRow("gateway", gatewayStart));
+  console.log(startRow("constant", constantStart));
+  console.log(
+    `\ngateway isolate start-up beyond the constant Worker: ${(gatewayStart.readyCpuMs - constantStart.readyCpuMs).toFixed(1)} ms CPU to ready, ` +
+      `${(gatewayStart.firstCpuMs - constantStart.firstCpuMs).toFixed(1)} ms CPU more for the first answer`,
+  );
   await domainsSection();
   await bundleWorker();
   const bytes = readFileSync(WORKER_OUTFILE);

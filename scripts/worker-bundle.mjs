@@ -4,6 +4,7 @@
 import { build } from "esbuild";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -28,6 +29,39 @@ const textImports = {
   },
 };
 
+/**
+ * Parts of zod the gateway never calls, left out of the bundle: `z.locales`
+ * (zod's messages in ~50 languages: the gateway answers with its own
+ * messages, and the English locale zod falls back to is imported by zod's
+ * schemas themselves) and `z.fromJSONSchema`. esbuild cannot drop them: `z`
+ * is a namespace object used as a value, so everything it re-exports stays.
+ * ~270 KiB of code that every isolate would otherwise parse at start-up.
+ */
+const unusedZod = {
+  name: "unused-zod",
+  setup(build) {
+    const inZod = (importer) => /[\\/]zod[\\/]v4[\\/](core|classic)[\\/][^\\/]+$/.test(importer);
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      inZod(args.importer)
+        ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-english-only" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+    }));
+    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
+      inZod(args.importer) ? { path: args.importer, namespace: "zod-without-from-json-schema" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-without-from-json-schema" }, () => ({
+      contents:
+        "export function fromJSONSchema() {\n" +
+        '  throw new Error("z.fromJSONSchema is left out of the Workers bundle (scripts/worker-bundle.mjs)");\n' +
+        "}\n",
+    }));
+  },
+};
+
 /** esbuild options for a Workers-style bundle: ESM, no Node built-ins, browser/worker package variants. */
 export const workerBuildOptions = {
   absWorkingDir: root,
@@ -40,7 +74,7 @@ export const workerBuildOptions = {
   // Left as imports so a test can see any that slipped in; workerd would refuse them.
   external: ["node:*"],
   logLevel: "silent",
-  plugins: [textImports],
+  plugins: [textImports, unusedZod],
   // The package version `/ready` reports (src/platform/workers/main.ts): Workers have no package.json to read.
   define: {
     __SNS_GATEWAY_VERSION__: JSON.stringify(

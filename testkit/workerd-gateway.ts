@@ -35,6 +35,8 @@ export interface WorkerdOptions {
   readonly persistTo?: string;
   /** Receives each line the Worker logs (its `console.log` lines); absent: they go to this process's output. */
   readonly onLog?: (line: string) => void;
+  /** Another bundled Worker to run instead of the gateway (a benchmark's yardstick, bench/constant-worker.ts). */
+  readonly script?: string;
 }
 
 export interface WorkerdGateway {
@@ -53,7 +55,7 @@ export async function startWorkerdGateway(env: Env, options: WorkerdOptions = {}
   const bindings: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) bindings[name] = value;
   const miniflare = inOwnTempRoot({
-    script: await workerScript(),
+    script: options.script ?? (await workerScript()),
     modules: true,
     compatibilityDate: "2025-09-01",
     cf: false,

@@ -1,5 +1,6 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { jacobi } from "./jacobi.js";
 import { createMemo } from "./memos.js";
 import type { MemoStats } from "./slab-memo.js";
 
@@ -45,7 +46,7 @@ export function isOnCurve(publicKey: Uint8Array): boolean {
  * asks whether the point exists. `fromBytes` finds x with a square root
  * (an exponentiation: ~120 µs in BigInt); existence only needs whether
  * x² = (y² − 1) / (d·y² + 1) is a square, which is the Jacobi symbol of
- * (y² − 1)(d·y² + 1) modulo p (~25 µs). The rules around it are fromBytes's:
+ * (y² − 1)(d·y² + 1) modulo p (src/sns/jacobi.ts, a few µs). The rules around it are fromBytes's:
  * y below p, and x = 0 with the sign bit set refused. test/sns/curve.test.ts
  * checks the verdicts against `fromBytes` over generated and edge-case bytes.
  */
@@ -73,41 +74,6 @@ function littleEndianY(bytes: Uint8Array): bigint {
   let hex = HEX[bytes[31]! & 0x7f]!;
   for (let i = 30; i >= 0; i--) hex += HEX[bytes[i]!]!;
   return BigInt(`0x${hex}`);
-}
-
-/**
- * The Jacobi symbol (a/n) for odd n > 0 (for prime n: 1 when a is a nonzero
- * square mod n, −1 when not, 0 when n divides a), by the binary algorithm:
- * factors of two come off 32 bits at a time, and reciprocity swaps a and n.
- */
-function jacobi(a: bigint, n: bigint): number {
-  let sign = 1;
-  a %= n;
-  while (a !== 0n) {
-    let twos = 0;
-    while ((a & 0xffffffffn) === 0n) {
-      a >>= 32n;
-      twos += 32;
-    }
-    const low = Number(a & 0xffffffffn);
-    const tail = 31 - Math.clz32(low & -low);
-    if (tail !== 0) {
-      a >>= BigInt(tail);
-      twos += tail;
-    }
-    // (2/n) = −1 exactly when n ≡ 3 or 5 (mod 8).
-    if (twos & 1) {
-      const r = Number(n & 7n);
-      if (r === 3 || r === 5) sign = -sign;
-    }
-    const swapped = a;
-    a = n;
-    n = swapped;
-    // Quadratic reciprocity: the sign flips when both are 3 mod 4.
-    if (Number(a & 3n) === 3 && Number(n & 3n) === 3) sign = -sign;
-    a %= n;
-  }
-  return n === 1n ? sign : 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ExecutionContext } from "hono";
 import { ConfigError, loadConfig } from "../../config.js";
 import type { Gateway } from "../../gateway.js";
-import { type DocsAssets, docsAsset } from "../../http/docs-assets.js";
+import { type DocsAsset, type DocsAssetName, type DocsAssets, docsAsset } from "../../http/docs-assets.js";
 import type { EdgeCache } from "../../http/answer/edge-cache.js";
 import { outsideAppAnswer } from "../../http/answer/outside-app.js";
 import { createFetchTransports } from "../../rpc/transport/fetch.js";
@@ -11,12 +11,18 @@ import { indexObjectClient, indexObjectName, isObjectNamespace } from "./index-o
 import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js?text";
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css?text";
 
-/** The /docs assets travel inside the bundle (see scripts/worker-bundle.mjs). */
-const BUNDLED_DOCS = {
-  "swagger-ui-bundle.js": docsAsset("swagger-ui-bundle.js", swaggerUiBundle),
-  "swagger-ui.css": docsAsset("swagger-ui.css", swaggerUiCss),
+/**
+ * The /docs assets travel inside the bundle (see scripts/worker-bundle.mjs),
+ * made servable on first use: stripping the source-map line scans 1.9 MB,
+ * which every isolate's start-up would pay for a page few requests ask for.
+ */
+const BUNDLED_DOCS = { "swagger-ui-bundle.js": swaggerUiBundle, "swagger-ui.css": swaggerUiCss };
+const servedDocs = new Map<DocsAssetName, DocsAsset>();
+const bundledDocsAssets: DocsAssets = async (name) => {
+  let asset = servedDocs.get(name);
+  if (!asset) servedDocs.set(name, (asset = docsAsset(name, BUNDLED_DOCS[name])));
+  return asset;
 };
-const bundledDocsAssets: DocsAssets = async (name) => BUNDLED_DOCS[name];
 
 /** The Workers runtime's Cache API (no dependency on its type package); the gateway uses its default cache. */
 declare const caches: { readonly default: EdgeCache };
