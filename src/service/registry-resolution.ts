@@ -44,7 +44,8 @@ export function resolveInRegistry(
 ): RegistryResolution {
   let validUntil = Infinity;
   const until = () => validUntil;
-  if (registry === Registry.Sns) return { pending: resolveSnsName(endpoint, name, pda, hints, steps), validUntil: until };
+  if (registry === Registry.Sns)
+    return { pending: resolveSnsName(endpoint, name, pda, hints, steps), validUntil: until };
   let expiry = 0n;
   // Whatever was decided from an unexpired record is answered only while it still is: a
   // resolution that settles (or is joined) after the expiry answers that the name expired.

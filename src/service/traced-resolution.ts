@@ -9,7 +9,11 @@ import type { RequestTrace } from "../rpc/request-trace.js";
  * `.sol` cutoff step with the finalized slot it was decided at (the
  * endpoint's cutoff state, rpc/sol-cutoff-gate.ts).
  */
-export function tracedTldGate(endpoint: RpcEndpoint, domain: FullDomain, trace: RequestTrace): Promise<void> | undefined {
+export function tracedTldGate(
+  endpoint: RpcEndpoint,
+  domain: FullDomain,
+  trace: RequestTrace,
+): Promise<void> | undefined {
   if (domain.tld !== SOL_TLD) return undefined;
   const told = () => {
     const { reached, slot } = endpoint.solCutoff;
@@ -50,6 +54,8 @@ export function readOnlyHints(hints: HolderHints): HolderHints {
     get: (domainKey) => hints.get(domainKey),
     set: () => undefined,
     delete: () => undefined,
-    ...(holders && { holders: { get: (domainKey) => holders.get(domainKey), set: () => undefined, delete: () => undefined } }),
+    ...(holders && {
+      holders: { get: (domainKey) => holders.get(domainKey), set: () => undefined, delete: () => undefined },
+    }),
   };
 }

@@ -102,9 +102,20 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.set("answerCache", resolver.lastHitRefreshing ? "refreshed" : "hit");
   };
 
-  /** An answer given later was resolved: by this request, or (when it read nothing itself) by another it shared. */
+  /**
+   * An answer given later was resolved: by this request, or (when it read nothing itself) by another it
+   * shared; or it came from the resolve cache behind an await (a `.sol` name's cutoff slot read), and
+   * carries that entry's `Age` (its slot is on the budget, RequestBudget.noteCachedRead).
+   */
   const resolvedLater = (c: Context<AppEnv>): void => {
-    if (c.get("answerCache") === undefined) c.set("answerCache", c.get("rpcUsage")?.calls ? "miss" : "coalesced");
+    if (c.get("answerCache") !== undefined) return;
+    const readAt = c.get("rpcBudget")?.cachedReadAt ?? Infinity;
+    if (readAt !== Infinity) {
+      c.set("answerCache", "hit");
+      c.set("answerAge", resolver.ageSeconds({ readAt }));
+      return;
+    }
+    c.set("answerCache", c.get("rpcUsage")?.calls ? "miss" : "coalesced");
   };
 
   /** The key in the envelope, shared no longer than the SRS record it was read from stays unexpired. */

@@ -90,7 +90,8 @@ export function createFailoverTransport(
           const share = Math.max(1, Math.floor(remaining / (1 + availableLeft())));
           if (hedge) telemetry.rpcEndpointEvent(member.health.label, "hedge");
           // A traced request says why its post went to more than one endpoint (request-trace.ts).
-          if (payers && (hedge || sentOnce)) for (const budget of payers.keys()) budget.trace?.nextAttempt(payers, hedge ? "hedge" : "failover");
+          if (payers && (hedge || sentOnce))
+            for (const budget of payers.keys()) budget.trace?.nextAttempt(payers, hedge ? "hedge" : "failover");
           sentOnce = true;
           attempt(member, share);
           return true;

@@ -171,7 +171,7 @@ async function readJson(
 }
 
 /** What a trace says of a failed attempt: the fault's kind, never its message (it may quote a URL). */
-function faultWords(fault: Error): string {
+export function attemptFaultWords(fault: Error): string {
   if (fault instanceof HttpStatusError) return `HTTP ${fault.status}`;
   if (fault instanceof RpcFailure) return fault.kind;
   if (fault instanceof RpcEndpointRefusedError) return "refused: the host resolves to a non-public address";
@@ -226,7 +226,7 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
         return parsed;
       } catch (error) {
         const fault = exchangeFault(error, controller.signal.aborted, attemptMs);
-        if (traced) traceAttempt(payers!, url, performance.now() - sentAt, faultWords(fault));
+        if (traced) traceAttempt(payers!, url, performance.now() - sentAt, attemptFaultWords(fault));
         throw fault;
       } finally {
         clearTimeout(timer);

@@ -104,6 +104,7 @@ export async function resolveSnsName(
       largest && guess ? { largest, guess: { address: guess, account: guessedAccount ?? null } } : undefined;
     const { holder, tokenAccount } = await lookupNftHolder(chain, keys.domain, prefetched, keys.mint);
     if (hints && tokenAccount) hints.set(keys.domain, tokenAccount);
+    if (steps && tokenAccount) steps.account(tokenAccount, "NFT holder's token account");
     if (!holder) {
       steps?.step(name, "tokenized", "active NFT record, but no account holds the NFT");
       throw new SnsError("NFT_OWNER_NOT_FOUND", `no holder for tokenized ${name}`);
@@ -117,17 +118,30 @@ export async function resolveSnsName(
   if (knownHolder) hints?.holders?.delete(keys.domain);
 
   if (solV2) {
-    const target = solRecordV2Target(solV2, registryOwner, steps && ((outcome) => steps.step(name, "V2 SOL record", outcome)));
+    const target = solRecordV2Target(
+      solV2,
+      registryOwner,
+      steps && ((outcome) => steps.step(name, "V2 SOL record", outcome)),
+    );
     if (target) return target;
   } else steps?.step(name, "V2 SOL record", "absent");
 
   if (solV1) {
     const target = solRecordV1Target(solV1, keys.solV1, registryOwner);
-    steps?.step(name, "V1 SOL record", target ? `signature verifies; target ${target}: chosen` : "signature does not verify");
+    steps?.step(
+      name,
+      "V1 SOL record",
+      target ? `signature verifies; target ${target}: chosen` : "signature does not verify",
+    );
     if (target) return target;
   } else steps?.step(name, "V1 SOL record", "absent");
 
-  return checkOwnerAllowed(chain, registryOwner, pda, steps && ((outcome) => steps.step(name, "registry owner", outcome)));
+  return checkOwnerAllowed(
+    chain,
+    registryOwner,
+    pda,
+    steps && ((outcome) => steps.step(name, "registry owner", outcome)),
+  );
 }
 
 /** Tells `steps` what each account a resolution reads is. */
