@@ -69,6 +69,12 @@ export class RequestBudget {
    * route) still says its `Age` from it.
    */
   cachedReadAt = Infinity;
+  /**
+   * The lowest slot of the cached answers it was answered from (Infinity:
+   * none, or unsaid); apart from `lowestSlot`, which only its reads set:
+   * an answer the request resolves and keeps was read at its own reads' slot.
+   */
+  cachedSlot = Infinity;
   /** How the request was decided, when it asked (`?trace=1`, request-trace.ts); undefined otherwise. */
   trace: RequestTrace | undefined = undefined;
 
@@ -100,10 +106,10 @@ export class RequestBudget {
     if (slot > 0 && slot < this.lowestSlot) this.lowestSlot = slot;
   }
 
-  /** Notes an answer served from a cache entry read at `readAt` (and its slot): the oldest read counts. */
+  /** Notes an answer served from a cache entry read at `readAt` and `slot`: the oldest and lowest count. */
   noteCachedRead(readAt: number, slot: number): void {
     if (readAt < this.cachedReadAt) this.cachedReadAt = readAt;
-    this.noteSlot(slot === Infinity ? 0 : slot);
+    if (slot < this.cachedSlot) this.cachedSlot = slot;
   }
 
   /** Throws the budget's error once a bound was reached or the deadline has passed. */
