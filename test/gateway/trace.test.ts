@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { getAsHost } from "../../testkit/host-request.js";
-import { type Answer, type Stack, startStack } from "../../testkit/stack.js";
+import { sampleValue } from "../../testkit/prometheus.js";
+import { type Answer, type Stack, describeOnNode, startStack } from "../../testkit/stack.js";
 
 // `?trace=1`: the answer says how it was decided (`trace` beside `s` and `result`), is never kept by a
 // cache, and costs no RPC call of its own; without it (or with any other value) nothing changes.
@@ -248,5 +249,56 @@ describe("?trace=1 on the retired hosts' API (LEGACY_HOSTS)", () => {
     const { s, result } = traced.body as { s: string; result: string };
     expect({ s, result }).toEqual(plain.body);
     expect(stepsOf(traceOf(traced))[0]).toMatch(/^tokenized: active NFT record/);
+  });
+});
+
+// Concurrent requests share resolutions on Node (Workers share none across requests).
+describeOnNode("?trace=1 beside concurrent requests for the same name", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { RESOLVE_CACHE_TTL_MS: "0" });
+  });
+  afterAll(() => stack?.close());
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("a traced request joining another's resolution says coalesced and whose reads they were", async () => {
+    stack.localnet.setLatency(300);
+    try {
+      const untraced = stack.get("/resolve/plain.sns");
+      await sleep(100);
+      const traced = await stack.get("/resolve/plain.sns?trace=1");
+      expect((await untraced).status).toBe(200);
+      const trace = traceOf(traced);
+      expect(trace.request.cache).toBe("coalesced");
+      expect(trace.names).toEqual([{ name: "plain", cache: "coalesced" }]);
+      expect(trace.notes).toEqual([expect.stringMatching(/^coalesced: .*another request started/)]);
+      expect(trace.decision).toEqual([]);
+      expect(trace.rpc.budget.calls).toBe(0);
+    } finally {
+      stack.localnet.setLatency(0);
+    }
+  });
+
+  it("a traced resolution is joined by no one: a request arriving meanwhile resolves on its own, sharing its reads", async () => {
+    const answers = async (cache: string) =>
+      sampleValue((await stack.get("/metrics")).text, "sns_gateway_answers_total", { cache });
+    const [missBefore, coalescedBefore] = [await answers("miss"), await answers("coalesced")];
+    stack.localnet.setLatency(300);
+    try {
+      stack.localnet.resetStats();
+      const traced = stack.get("/resolve/v2-sol.sns?trace=1");
+      await sleep(100);
+      const untraced = await stack.get("/resolve/v2-sol.sns");
+      expect(untraced.status).toBe(200);
+      const trace = traceOf(await traced);
+      expect(trace.request.cache).toBe("miss");
+      // The untraced request's resolution is its own, but its reads joined the traced one's, already sent.
+      expect(await answers("miss")).toBe(missBefore + 2);
+      expect(await answers("coalesced")).toBe(coalescedBefore);
+      expect(stack.localnet.stats.methods.getMultipleAccounts).toBe(1);
+      expect(trace.reads.every((read) => (read as { shared?: boolean }).shared === true)).toBe(true);
+    } finally {
+      stack.localnet.setLatency(0);
+    }
   });
 });
