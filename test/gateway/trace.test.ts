@@ -141,6 +141,13 @@ describe("?trace=1 without the resolve cache", () => {
     sameAnswer(await stack.get("/resolve/a.b.c.sns"), await stack.get("/resolve/a.b.c.sns?trace=yes"));
   });
 
+  it("answers outside the envelope stay as they are (the OpenAPI document)", async () => {
+    const traced = await stack.get("/openapi.json?trace=1");
+    expect(traced.status).toBe(200);
+    expect((traced.body as { trace?: unknown }).trace).toBeUndefined();
+    expect(traced.text).toBe((await stack.get("/openapi.json")).text);
+  });
+
   it("adds no RPC call: a traced resolution sends what an untraced one sends", async () => {
     stack.localnet.resetStats();
     await stack.get("/resolve/bonfida.sns");
