@@ -1,5 +1,6 @@
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import type { CostAllowance, RequestBudget } from "../rpc/request-budget.js";
+import type { RequestTrace } from "../rpc/request-trace.js";
 import type { RpcUsage } from "../rpc/request-view.js";
 import type { AnswerCacheOutcome } from "../telemetry.js";
 
@@ -77,5 +78,11 @@ export interface AppEnv {
     answerAge: number;
     /** Set by the resolve routes: where their answer came from, for the metrics (answer/finish.ts); absent: `none`. */
     answerCache: AnswerCacheOutcome;
+    /**
+     * Set by the frame for a request with `trace=1` (and only then): how it
+     * was decided, carried on its budget to the layers that record it, and
+     * added to its answer's envelope (answer/trace-body.ts).
+     */
+    trace: RequestTrace;
   };
 }

@@ -243,7 +243,7 @@ export class AccountLoader {
         this.settled(pending);
         if ("error" in result) pending.reject(result.error);
         else {
-          noteSlot(pending, result.slot);
+          noteSlot(pending, result.slot, result.accounts[index]!);
           pending.resolve(result.accounts[index]!);
         }
       }
@@ -271,10 +271,13 @@ export class AccountLoader {
       ...others.map((pending) => pending.call),
     ];
     this.inFlight++;
+    const payers = payersOf(groups, others);
+    const traced = payers && tracesOf(payers, calls);
     this.client
-      .batch(calls, payersOf(groups, others))
+      .batch(calls, payers)
       .then(
         (outcomes) => {
+          if (traced) traced.settled(outcomes.every((outcome) => outcome.ok) ? "ok" : "some calls failed");
           // A reply is spread over a few turns at most: at high concurrency each turn reads hundreds of
           // requests, and a reply's last answers would otherwise wait behind dozens of them.
           const paced = this.options.pacing?.slice() ?? 0;
@@ -292,6 +295,7 @@ export class AccountLoader {
           this.settleInSlices(results, slice, 0, 0, taken.length);
         },
         (error: Error) => {
+          if (traced) traced.settled("failed");
           const outcome: RpcOutcome = { ok: false, error };
           for (const group of groups) this.settleGroup(group, outcome);
           for (const pending of others) pending.settle(outcome);
@@ -331,16 +335,46 @@ export class AccountLoader {
     }
     const slot = answeredSlot(outcome.result);
     group.forEach((pending, i) => {
-      noteSlot(pending, slot);
+      noteSlot(pending, slot, accounts[i]!);
       pending.resolve(accounts[i]!);
     });
   }
 }
 
-/** Every request that asked for a read notes the slot it was answered at. */
-function noteSlot(pending: Pending, slot: number): void {
-  pending.budget?.noteSlot(slot);
-  if (pending.joiners) for (const joiner of pending.joiners) joiner.noteSlot(slot);
+/**
+ * Every request that asked for a read notes the slot it was answered at;
+ * a traced one (request-trace.ts) also what it read, and whether the read
+ * was another request's too.
+ */
+function noteSlot(pending: Pending, slot: number, account: AccountData | null): void {
+  const { budget, joiners } = pending;
+  if (budget) {
+    budget.noteSlot(slot);
+    budget.trace?.read(pending.key, account, slot, joiners !== undefined);
+  }
+  if (joiners) {
+    for (const joiner of joiners) {
+      joiner.noteSlot(slot);
+      joiner.trace?.read(pending.key, account, slot, true);
+    }
+  }
+}
+
+/** The traced payers of a post, told it is sent; undefined (the common case) when none is traced. */
+function tracesOf(
+  payers: ReadonlyMap<RequestBudget, number>,
+  calls: readonly RpcCall[],
+): { settled(outcome: string): void } | undefined {
+  let traced: RequestBudget[] | undefined;
+  for (const budget of payers.keys()) if (budget.trace !== undefined) (traced ??= []).push(budget);
+  if (!traced) return undefined;
+  const sentAt = performance.now();
+  for (const budget of traced) budget.trace!.postSent(payers, calls);
+  return {
+    settled(outcome) {
+      for (const budget of traced) budget.trace!.postSettled(payers, performance.now() - sentAt, outcome);
+    },
+  };
 }
 
 /** Each request with how many of the batch's calls carry its reads or are its own. */

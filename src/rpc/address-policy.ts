@@ -102,18 +102,34 @@ export interface RpcUrlPolicy {
  * null when it is refused. DNS answers are checked at connect time.
  */
 export function checkRpcOverride(raw: string, policy: RpcUrlPolicy): URL | null {
+  const checked = checkedOverride(raw, policy);
+  return typeof checked === "string" ? null : checked;
+}
+
+/**
+ * The rule an `rpc` override breaks, in words that quote nothing of it (it
+ * may carry an API key); undefined when the static rules accept it.
+ */
+export function overrideRefusal(raw: string, policy: RpcUrlPolicy): string | undefined {
+  const checked = checkedOverride(raw, policy);
+  return typeof checked === "string" ? checked : undefined;
+}
+
+function checkedOverride(raw: string, policy: RpcUrlPolicy): URL | string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return null;
+    return "not a URL";
   }
-  if (url.username || url.password) return null;
-  if (policy.allowPrivate) return url.protocol === "https:" || url.protocol === "http:" ? url : null;
-  if (url.protocol !== "https:") return null;
+  if (url.username || url.password) return "it carries credentials before its host";
+  if (policy.allowPrivate) return url.protocol === "https:" || url.protocol === "http:" ? url : "not http or https";
+  if (url.protocol !== "https:") return "not https";
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  if (host.startsWith("[") || ipFamily(host) !== 0) return null;
-  if (BLOCKED_HOSTNAMES.has(host) || host.endsWith(".localhost") || host.endsWith(".internal")) return null;
-  if (!host.includes(".")) return null;
+  if (host.startsWith("[") || ipFamily(host) !== 0) return "its host is an IP address, not a name";
+  if (BLOCKED_HOSTNAMES.has(host) || host.endsWith(".localhost") || host.endsWith(".internal")) {
+    return "its host is a local name";
+  }
+  if (!host.includes(".")) return "its host is a single-label name";
   return url;
 }

@@ -99,17 +99,25 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     }
     const call = { method: "getTokenLargestAccounts", params: [mint, { commitment: this.options.commitment }] };
     const queued = this.accounts.enqueueSharedCall(call, budget);
+    // Every request that asked (whenever it joined) notes the slot of the answer it used.
+    const askers: RequestBudget[] = [];
+    if (budget) askers.push(budget);
     const answer = queued.outcome.then((outcome) => {
       if (outcome.ok) {
         const entries = parseTokenLargestAccounts(outcome.result);
-        budget?.noteSlot(answeredSlot(outcome.result));
+        const slot = answeredSlot(outcome.result);
+        for (const asker of askers) asker.noteSlot(slot);
         return entries;
       }
       // Nodes answer -32602 when the mint account is missing or not a mint.
       if (outcome.error instanceof JsonRpcError && outcome.error.code === INVALID_PARAMS) return null;
       throw outcome.error;
     });
-    this.largestByMint.set(mint, { answer, join: queued.join });
+    const join = (joiner?: RequestBudget) => {
+      queued.join(joiner);
+      if (joiner && !askers.includes(joiner)) askers.push(joiner);
+    };
+    this.largestByMint.set(mint, { answer, join });
     const forget = () => this.largestByMint.delete(mint);
     answer.then(forget, forget);
     return answer;

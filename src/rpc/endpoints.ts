@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { AccountLoaderOptions } from "./account-loader.js";
-import { type RpcUrlPolicy, checkRpcOverride } from "./address-policy.js";
+import { type RpcUrlPolicy, checkRpcOverride, overrideRefusal } from "./address-policy.js";
 import { ByteBudget } from "./byte-budget.js";
 import { RpcEndpoint } from "./endpoint.js";
 import { RpcEndpointRefusedError, RpcNotConfiguredError } from "./errors.js";
@@ -161,7 +161,10 @@ export class RpcEndpoints implements EndpointSelector {
     const { enabled, allowedHosts } = this.config.override;
     if (!enabled) throw new RpcEndpointRefusedError("rpc overrides are turned off");
     const url = checkRpcOverride(override, this.policy);
-    if (!url) throw new RpcEndpointRefusedError("rpc override refused by policy");
+    if (!url) {
+      // The rule broken, in words that quote nothing of the URL (address-policy.ts).
+      throw new RpcEndpointRefusedError(`rpc override refused by policy: ${overrideRefusal(override, this.policy)}`);
+    }
     if (allowedHosts && !allowedHosts.has(url.hostname.toLowerCase().replace(/\.$/, ""))) {
       throw new RpcEndpointRefusedError("rpc override host is not on the allow-list");
     }

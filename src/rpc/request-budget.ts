@@ -1,4 +1,5 @@
 import { RpcFailure } from "./errors.js";
+import type { RequestTrace } from "./request-trace.js";
 
 /**
  * What one HTTP request may cause at its RPC endpoint, whatever the endpoint
@@ -61,6 +62,21 @@ export class RequestBudget {
    * state it is at least as new as (`X-Context-Slot`). Infinity: none read.
    */
   lowestSlot = Infinity;
+  /**
+   * When the oldest cached answer this request was answered from was read
+   * (the resolver's clock, ms); Infinity: none. A request that reached a
+   * cache entry behind an await (the `.sol` cutoff's slot read, a legacy
+   * route) still says its `Age` from it.
+   */
+  cachedReadAt = Infinity;
+  /**
+   * The lowest slot of the cached answers it was answered from (Infinity:
+   * none, or unsaid); apart from `lowestSlot`, which only its reads set:
+   * an answer the request resolves and keeps was read at its own reads' slot.
+   */
+  cachedSlot = Infinity;
+  /** How the request was decided, when it asked (`?trace=1`, request-trace.ts); undefined otherwise. */
+  trace: RequestTrace | undefined = undefined;
 
   constructor(
     readonly limits: BudgetLimits,
@@ -88,6 +104,12 @@ export class RequestBudget {
   /** Notes a read answered at `slot` (0: the node did not say, and nothing is noted). */
   noteSlot(slot: number): void {
     if (slot > 0 && slot < this.lowestSlot) this.lowestSlot = slot;
+  }
+
+  /** Notes an answer served from a cache entry read at `readAt` and `slot`: the oldest and lowest count. */
+  noteCachedRead(readAt: number, slot: number): void {
+    if (readAt < this.cachedReadAt) this.cachedReadAt = readAt;
+    if (slot < this.cachedSlot) this.cachedSlot = slot;
   }
 
   /** Throws the budget's error once a bound was reached or the deadline has passed. */
@@ -156,17 +178,26 @@ export type PostPayers = ReadonlyMap<RequestBudget, number>;
 /**
  * Pays for one attempt of a post (call it again for each retry or failover
  * attempt): every payer that can pays for its calls. Throws when payers were
- * named and none could: nothing may be sent then.
+ * named and none could: nothing may be sent then. Answers whether a payer
+ * is traced (request-trace.ts), so the attempt is recorded only then.
  */
-export function payForAttempt(payers: PostPayers | undefined): void {
-  if (!payers || payers.size === 0) return;
+export function payForAttempt(payers: PostPayers | undefined): boolean {
+  if (!payers || payers.size === 0) return false;
   let paid = false;
+  let traced = false;
   let refusal: RpcBudgetError | undefined;
   for (const [budget, calls] of payers) {
     if (budget.tryCalls(calls)) paid = true;
     else refusal ??= budget.exhausted;
+    if (budget.trace !== undefined) traced = true;
   }
   if (!paid) throw refusal ?? new RpcBudgetError("calls", "no request can pay for this RPC call");
+  return traced;
+}
+
+/** Tells the traced payers of a post (request-trace.ts) about one of its attempts. */
+export function traceAttempt(payers: PostPayers, url: string, ms: number, outcome: string): void {
+  for (const budget of payers.keys()) budget.trace?.attempt(payers, url, ms, outcome);
 }
 
 /** Pays for `count` bytes of an answer being read; throws when payers were named and none can. */

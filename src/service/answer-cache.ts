@@ -97,6 +97,16 @@ export class AnswerCache {
     return entry;
   }
 
+  /**
+   * The entry a traced request is answered from (`lookup`'s, unexpired by
+   * its SRS record), read as it is: counting nothing, changing neither its
+   * recency nor its refresh, dropping nothing.
+   */
+  servable(id: string): CacheEntry | undefined {
+    const entry = this.entries.peek(id);
+    return entry && entry.validUntil > this.clock() ? entry : undefined;
+  }
+
   /** The entry of `id` as it is, counting nothing. */
   peek(id: string): CacheEntry | undefined {
     return this.entries.peek(id);

@@ -1,8 +1,11 @@
 import type { Address } from "@solana/kit";
 import type { FullDomain } from "../sns/domain.js";
+import { SnsError } from "../sns/errors.js";
 import { deriveResolutionKeys, tldGate } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { gatheredReads } from "../rpc/gathered-reads.js";
+import type { CacheEntry } from "./answer-cache.js";
+import { tracedTldGate } from "./traced-resolution.js";
 
 /** Longest a bulk derivation slice holds the event loop. */
 const DERIVE_SLICE_MS = 8;
@@ -10,8 +13,14 @@ const DERIVE_SLICE_MS = 8;
 /** The default way to let other work run between derivation slices: a zero-delay timer. */
 export const yieldByTimer = (): Promise<void> => new Promise((resume) => setTimeout(resume, 0));
 
-/** How a resolution of `resolveAll` ended: its key, or what the GET route's call would have thrown. */
-export type Settled = { readonly ok: true; readonly key: Address } | { readonly ok: false; readonly error: unknown };
+/**
+ * How a resolution of `resolveAll` ended: its key, or what the GET route's call would have thrown; with
+ * the slot of the cache entry it was answered from or kept in, taken when it settled (a refresh ahead of
+ * expiry may replace that entry with a newer one before the whole request is answered). No slot: none was.
+ */
+export type Settled =
+  | { readonly ok: true; readonly key: Address; readonly slot?: number }
+  | { readonly ok: false; readonly error: unknown; readonly slot?: number };
 
 /** What bulk resolution asks of the resolver (src/service/resolver.ts). */
 export interface BulkResolvable {
@@ -20,6 +29,10 @@ export interface BulkResolvable {
   safeResolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address>;
   /** `resolve` without its TLD gate: the registry's answer, cached, shared or new. */
   resolvePastGate(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address>;
+  /** The cache entry an answer given at once came from (Resolver.lastHit). */
+  readonly lastHit: CacheEntry | undefined;
+  /** The cache entry holding the answer just given for `domain`, counting nothing (Resolver.answerEntry). */
+  answerEntry(endpoint: RpcEndpoint, domain: FullDomain): CacheEntry | undefined;
 }
 
 /**
@@ -47,11 +60,9 @@ export async function resolveAll(
   const chain = gatheredReads(endpoint, yieldTurn);
   return Promise.all(
     domains.map((domain) =>
-      settle(() =>
-        safe && resolver.readsSrs(domain)
-          ? resolver.safeResolve(chain, domain)
-          : resolveReadingAhead(resolver, chain, domain),
-      ),
+      safe && resolver.readsSrs(domain)
+        ? settle(resolver, chain, domain, () => resolver.safeResolve(chain, domain))
+        : resolveReadingAhead(resolver, chain, domain),
     ),
   );
 }
@@ -75,33 +86,48 @@ async function deriveInSlices(domains: readonly FullDomain[], yieldTurn: () => P
 }
 
 /** `resolve`, with a gated name's resolution started alongside its slot read. */
-function resolveReadingAhead(
-  resolver: BulkResolvable,
-  endpoint: RpcEndpoint,
-  domain: FullDomain,
-): Address | Promise<Address> {
-  if (resolver.readsSrs(domain)) return resolver.resolvePastGate(endpoint, domain);
-  const gate = tldGate(endpoint, domain);
-  if (!gate) return resolver.resolvePastGate(endpoint, domain);
-  const early = settle(() => resolver.resolvePastGate(endpoint, domain));
-  return gate.then(() => early.then(unsettle));
-}
-
-/** The outcome of `run`, whether it answers at once, throws, or settles later; never rejects. */
-function settle(run: () => Address | Promise<Address>): Promise<Settled> {
+function resolveReadingAhead(resolver: BulkResolvable, endpoint: RpcEndpoint, domain: FullDomain): Promise<Settled> {
+  const pastGate = () => resolver.resolvePastGate(endpoint, domain);
+  if (resolver.readsSrs(domain)) return settle(resolver, endpoint, domain, pastGate);
+  let gate: Promise<void> | undefined;
   try {
-    const answer = run();
-    if (typeof answer === "string") return Promise.resolve({ ok: true, key: answer });
-    return answer.then(
-      (key): Settled => ({ ok: true, key }),
-      (error: unknown): Settled => ({ ok: false, error }),
-    );
+    const trace = endpoint.budget?.trace;
+    gate = trace === undefined ? tldGate(endpoint, domain) : tracedTldGate(endpoint, domain, trace);
   } catch (error) {
     return Promise.resolve({ ok: false, error });
   }
+  if (!gate) return settle(resolver, endpoint, domain, pastGate);
+  const early = settle(resolver, endpoint, domain, pastGate);
+  return gate.then(
+    () => early,
+    (error: unknown): Settled => ({ ok: false, error }),
+  );
 }
 
-function unsettle(settled: Settled): Address {
-  if (settled.ok) return settled.key;
-  throw settled.error;
+/**
+ * The outcome of `run`, whether it answers at once, throws, or settles
+ * later; never rejects. Its slot is taken as it settles: the entry it was
+ * answered from at once, or the one its resolution was kept in.
+ */
+function settle(
+  resolver: BulkResolvable,
+  endpoint: RpcEndpoint,
+  domain: FullDomain,
+  run: () => Address | Promise<Address>,
+): Promise<Settled> {
+  const kept = () => resolver.answerEntry(endpoint, domain)?.slot;
+  try {
+    const answer = run();
+    if (typeof answer === "string") return Promise.resolve(withSlot({ ok: true, key: answer }, resolver.lastHit?.slot));
+    return answer.then(
+      (key): Settled => withSlot({ ok: true, key }, kept()),
+      (error: unknown): Settled => withSlot({ ok: false, error }, error instanceof SnsError ? kept() : undefined),
+    );
+  } catch (error) {
+    const slot = error instanceof SnsError ? resolver.lastHit?.slot : undefined;
+    return Promise.resolve(withSlot({ ok: false, error }, slot));
+  }
 }
+
+const withSlot = (settled: Settled, slot: number | undefined): Settled =>
+  slot === undefined || slot === Infinity ? settled : { ...settled, slot };

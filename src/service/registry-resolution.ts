@@ -2,6 +2,7 @@ import type { Address } from "@solana/kit";
 import { type HolderHints, type PdaPolicy, resolveSnsName } from "../sns/queries/resolve.js";
 import { resolveSrsName, srsExpired } from "../sns/queries/srs.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
+import type { ResolutionSteps } from "../sns/resolution-steps.js";
 
 /**
  * Which registry a shared or cached resolution reads: the name service
@@ -30,6 +31,8 @@ export interface RegistryResolutionOptions {
   readonly hints: HolderHints;
   /** The host's clock in milliseconds. */
   readonly clock: () => number;
+  /** A traced request's recorder of the resolution's steps; undefined otherwise. */
+  readonly steps: ResolutionSteps | undefined;
 }
 
 /** One resolution of `name` (TLD-less, past its TLD gate) in one registry, started now. */
@@ -37,11 +40,12 @@ export function resolveInRegistry(
   registry: Registry,
   endpoint: RpcEndpoint,
   name: string,
-  { pda, hints, clock }: RegistryResolutionOptions,
+  { pda, hints, clock, steps }: RegistryResolutionOptions,
 ): RegistryResolution {
   let validUntil = Infinity;
   const until = () => validUntil;
-  if (registry === Registry.Sns) return { pending: resolveSnsName(endpoint, name, pda, hints), validUntil: until };
+  if (registry === Registry.Sns)
+    return { pending: resolveSnsName(endpoint, name, pda, hints, steps), validUntil: until };
   let expiry = 0n;
   // Whatever was decided from an unexpired record is answered only while it still is: a
   // resolution that settles (or is joined) after the expiry answers that the name expired.
@@ -51,6 +55,7 @@ export function resolveInRegistry(
   const pending = resolveSrsName(endpoint, name, {
     pda,
     hints,
+    steps,
     nowSeconds: () => Math.floor(clock() / 1000),
     onExpiry: (at) => {
       expiry = at;

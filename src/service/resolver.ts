@@ -12,6 +12,8 @@ import { type BulkResolvable, type Settled, resolveAll, yieldByTimer } from "./b
 import { agreed, sideOf } from "./cross-check.js";
 import { HolderHintCache } from "./holder-hints.js";
 import { Registry, type RegistryResolution, resolutionId, resolveInRegistry } from "./registry-resolution.js";
+import { readOnlyHints, tracedTldGate } from "./traced-resolution.js";
+import type { ResolutionSteps } from "../sns/resolution-steps.js";
 
 export interface ResolverOptions {
   readonly pda: PdaPolicy;
@@ -109,7 +111,8 @@ export class Resolver implements BulkResolvable {
   resolve(endpoint: RpcEndpoint, domain: FullDomain): Address | Promise<Address> {
     this.hit = undefined;
     if (this.readsSrs(domain)) return this.shared(Registry.Srs, endpoint, domain.name);
-    const gate = tldGate(endpoint, domain);
+    const trace = endpoint.budget?.trace;
+    const gate = trace === undefined ? tldGate(endpoint, domain) : tracedTldGate(endpoint, domain, trace);
     if (!gate) return this.shared(Registry.Sns, endpoint, domain.name);
     return gate.then(() => this.shared(Registry.Sns, endpoint, domain.name));
   }
@@ -172,8 +175,8 @@ export class Resolver implements BulkResolvable {
     return this.hitRefreshing;
   }
 
-  /** Whole seconds since `entry` was read (`Age`). */
-  ageSeconds(entry: CacheEntry): number {
+  /** Whole seconds since `entry` (or a request's oldest cached read, RequestBudget.cachedReadAt) was read (`Age`). */
+  ageSeconds(entry: { readonly readAt: number }): number {
     return Math.max(0, Math.floor((this.clock() - entry.readAt) / 1000));
   }
 
@@ -217,11 +220,17 @@ export class Resolver implements BulkResolvable {
    */
   private shared(registry: Registry, endpoint: RpcEndpoint, name: string): Address | Promise<Address> {
     const id = resolutionId(endpoint, name, registry);
+    const budget = endpoint.budget;
+    const trace = budget?.trace;
     if (this.answers) {
-      const cached = this.answers.lookup(id);
+      // A traced request reads the entry as it is: no refresh claimed, no recency or count changed.
+      const cached = trace === undefined ? this.answers.lookup(id) : this.answers.servable(id);
       if (cached) {
-        this.hitRefreshing = this.answers.claimRefresh(cached);
+        // Its slot and read time reach the answer whichever way it is given (after an await too).
+        budget?.noteCachedRead(cached.readAt, cached.slot);
+        this.hitRefreshing = trace === undefined && this.answers.claimRefresh(cached);
         if (this.hitRefreshing) this.refresh(registry, endpoint, name, id);
+        trace?.cache(name, "hit", this.ageSeconds(cached), cached.slot);
         this.hit = cached;
         return answerOf(cached.outcome);
       }
@@ -229,8 +238,15 @@ export class Resolver implements BulkResolvable {
     const shared = this.inFlight.get(id);
     if (shared !== undefined) {
       this.telemetry.coalesced("resolution");
+      if (trace) {
+        trace.cache(name, "coalesced");
+        trace.note(
+          "coalesced: an answer came from a resolution another request started; its reads and steps are that request's and are not listed",
+        );
+      }
       return this.joined(shared, registry, endpoint, name, id);
     }
+    trace?.cache(name, "miss");
     return this.start(registry, endpoint, name, id);
   }
 
@@ -290,14 +306,17 @@ export class Resolver implements BulkResolvable {
   /** A new resolution, shared while in flight (up to `maxCoalesced` at once) and its answer cached. */
   private start(registry: Registry, endpoint: RpcEndpoint, name: string, id: string): Promise<Address> {
     const { tracer } = this.options;
+    const trace = endpoint.budget?.trace;
     const { pending, validUntil } = tracer
       ? tracer.resolution(
           registry === Registry.Srs ? "srs" : "sns",
           name,
-          () => this.read(registry, endpoint, name),
+          () => this.read(registry, endpoint, name, trace),
           pendingOf,
         )
-      : this.read(registry, endpoint, name);
+      : this.read(registry, endpoint, name, trace);
+    // A traced resolution is its request's own: neither shared nor kept, so later answers are as without it.
+    if (trace !== undefined) return pending;
     if (this.inFlight.size < this.options.maxCoalesced) {
       const entry: InFlight = { pending, starter: endpoint };
       this.inFlight.set(id, entry);
@@ -313,11 +332,19 @@ export class Resolver implements BulkResolvable {
   }
 
   /** The reads of one resolution, under way. */
-  private read(registry: Registry, endpoint: RpcEndpoint, name: string): RegistryResolution {
+  /** Resolves `name` in `registry`; a traced request (`trace`) records its steps and writes no holder hint. */
+  private read(
+    registry: Registry,
+    endpoint: RpcEndpoint,
+    name: string,
+    trace: ResolutionSteps | undefined,
+  ): RegistryResolution {
+    const hints = this.hints.for(endpoint.url);
     return resolveInRegistry(registry, endpoint, name, {
       pda: this.options.pda,
-      hints: this.hints.for(endpoint.url),
+      hints: trace === undefined ? hints : readOnlyHints(hints),
       clock: this.clock,
+      steps: trace,
     });
   }
 }

@@ -19,9 +19,10 @@ export const normalizeName = (raw: string): string => raw.trim().toLowerCase();
  */
 export function parseLabels(name: string, allowed: readonly number[] = [1, 2]): string[] {
   const labels = name.split(".");
-  if (!allowed.includes(labels.length) || labels.some((label) => label.length === 0)) {
-    throw new SnsError("INVALID_INPUT", "a name has one or two non-empty labels");
+  if (!allowed.includes(labels.length)) {
+    throw new SnsError("INVALID_INPUT", `${labels.length} labels before the suffix (${allowed.join(" or ")} allowed)`);
   }
+  if (labels.some((label) => label.length === 0)) throw new SnsError("INVALID_INPUT", "an empty label");
   return labels;
 }
 

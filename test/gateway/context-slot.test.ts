@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
+import { SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
+import { getAsHost } from "../../testkit/host-request.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { type Answer, type Stack, describeOnNode, startStack } from "../../testkit/stack.js";
 
@@ -133,5 +135,58 @@ describeOnNode("answers by cache outcome and their age in /metrics", () => {
     expect(sampleValue(text, "sns_gateway_answers_total", { cache: "none" })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(text, "sns_gateway_answer_age_seconds_count", {})).toBe(2);
     expect(sampleValue(text, "sns_gateway_answer_age_seconds_bucket", { le: "+Inf" })).toBe(2);
+  });
+});
+
+describe("slots of answers served from the resolve cache", () => {
+  let stack: Stack;
+  let legacy: Stack;
+  beforeAll(async () => {
+    // Refreshed ahead 3 s into its 4 s life (on Node; Workers never refresh ahead).
+    [stack, legacy] = await Promise.all([
+      startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { RESOLVE_CACHE_TTL_MS: "4000" }),
+      startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+        RESOLVE_CACHE_TTL_MS: "60000",
+        LEGACY_HOSTS: "sdk-proxy.example",
+      }),
+    ]);
+  });
+  afterAll(() => Promise.all([stack?.close(), legacy?.close()]));
+
+  it("bulk: a name answered from an entry keeps that entry's slot, though a refresh ahead replaces it before the request is answered", async () => {
+    stack.localnet.ledger.slot = 300_300_000;
+    expect(slotOf(await stack.get("/resolve/plain.sns"))).toBe(300_300_000);
+    await sleep(3200);
+    stack.localnet.ledger.slot = 300_301_000;
+    // bonfida.sns (tokenized, never seen) takes three round trips: plain.sns's refresh lands meanwhile.
+    const answer = await postNames(stack, "/resolve", ["plain.sns", "bonfida.sns"]);
+    const items = (answer.body as { result: BulkItem[] }).result;
+    expect(items.map((item) => item.slot)).toEqual([300_300_000, 300_301_000]);
+    expect(slotOf(answer)).toBe(300_300_000);
+  });
+
+  it("a .sol name answered from the cache after the cutoff slot read keeps its slot and Age", async () => {
+    // One slot before the cutoff: no finalized slot may be reused, so every .sol request reads one first.
+    stack.localnet.ledger.slot = SOL_TLD_CUTOFF_SLOT - 1;
+    const read = await stack.get("/resolve/dex.bonfida.sol");
+    expect(read.status).toBe(200);
+    expect(slotOf(read)).toBe(SOL_TLD_CUTOFF_SLOT - 1);
+    const hit = await stack.get("/resolve/dex.bonfida.sol");
+    expect(hit.status).toBe(200);
+    expect(slotOf(hit)).toBe(SOL_TLD_CUTOFF_SLOT - 1);
+    expect(Number(hit.headers.get("age"))).toBeGreaterThanOrEqual(0);
+    expect(hit.headers.get("age")).not.toBeNull();
+  });
+
+  it("legacy /resolve: a cache hit carries the slot it was read at and its Age", async () => {
+    legacy.localnet.ledger.slot = 300_310_000;
+    const read = await getAsHost(legacy.gateway.url, "/resolve/bonfida", "sdk-proxy.example");
+    expect(read.status).toBe(200);
+    expect(slotOf(read)).toBe(300_310_000);
+    legacy.localnet.ledger.slot = 300_311_000;
+    const hit = await getAsHost(legacy.gateway.url, "/resolve/bonfida", "sdk-proxy.example");
+    expect(hit.text).toBe(read.text);
+    expect(slotOf(hit)).toBe(300_310_000);
+    expect(hit.headers.get("age")).not.toBeNull();
   });
 });

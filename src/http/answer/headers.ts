@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv, RateLimitHeaders } from "../env.js";
 import { cacheControlFor } from "./cache-control.js";
+import { tracedBody } from "./trace-body.js";
 
 /**
  * The one writer of an answer's headers. Every answer the gateway gives
@@ -137,5 +138,7 @@ export function appAnswer(
     slot === undefined || slot === Infinity ? undefined : slot,
     age,
   );
-  return new Response(body, { status, headers });
+  // Only a request that asked for it (`trace=1`) has a trace: its envelope says how it was decided.
+  const trace = c.get("trace");
+  return new Response(trace === undefined || body === null ? body : tracedBody(c, body, trace), { status, headers });
 }

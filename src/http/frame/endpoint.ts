@@ -5,6 +5,7 @@ import type { AppEnv } from "../env.js";
 import { InvalidInputError } from "../errors.js";
 import { rpcQueryParam } from "../openapi/request-schemas.js";
 import { RequestBudget } from "../../rpc/request-budget.js";
+import type { RequestTrace } from "../../rpc/request-trace.js";
 import { type YieldToLoop, requestView } from "../../rpc/request-view.js";
 
 /**
@@ -38,6 +39,7 @@ export function offerEndpoint(
   endpoints: EndpointSelector,
   raw: string | undefined,
   yieldToLoop: YieldToLoop,
+  trace?: RequestTrace,
 ): void {
   let chosen: RpcEndpoint | undefined;
   c.set("rpc", () => {
@@ -50,6 +52,14 @@ export function offerEndpoint(
         ? endpoint.budgetLimits
         : { ...endpoint.budgetLimits, maxCalls: endpoint.budgetLimits.maxCalls * scale };
     const budget = new RequestBudget(limits, c.get("costAllowance"));
+    if (trace) {
+      budget.trace = trace;
+      const override = rpcOverride(raw);
+      trace.endpointChosen(
+        override === undefined || endpoints.namesConfigured(override) ? "configured" : "override",
+        endpoint.url,
+      );
+    }
     chosen = requestView(endpoint, usage, budget, yieldToLoop);
     c.set("rpcUsage", usage);
     c.set("rpcBudget", budget);

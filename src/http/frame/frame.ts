@@ -14,6 +14,7 @@ import { preflightAnswer } from "../answer/preflight.js";
 import { requestIdFor } from "../answer/request-id.js";
 import type { YieldToLoop } from "../../rpc/request-view.js";
 import { RpcBudgetError } from "../../rpc/request-budget.js";
+import { RequestTrace } from "../../rpc/request-trace.js";
 import type { ClientCallLimit } from "../clients/client-call-limit.js";
 import { admitClient } from "./client-admission.js";
 
@@ -81,6 +82,21 @@ function withinDeadline(
       },
     );
   });
+}
+
+/**
+ * Whether the request asks how its answer was decided: `trace=1` exactly
+ * (its first value). Any other value is ignored, as every query parameter a
+ * route does not read is: the gateway answers as upstream, which knows no
+ * `trace`. The query is parsed only when its text holds `trace=` (or a
+ * percent-escape that could spell it).
+ */
+function traceAsked(c: Context<AppEnv>): boolean {
+  const url = c.req.url;
+  const at = url.indexOf("?");
+  if (at === -1) return false;
+  if (url.indexOf("trace=", at) === -1 && url.indexOf("%", at) === -1) return false;
+  return c.req.query("trace") === "1";
 }
 
 /**
@@ -154,8 +170,11 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
       const overridden = namesOverride(rpcParam);
       // Routes ask the context, never the query: absent on the common path, which then sets nothing.
       if (overridden) c.set("viaOverride", true);
-      c.set("sharedCacheControl", overridden ? NO_STORE : routePolicy);
-      offerEndpoint(c, endpoints, rpcParam, yieldToLoop);
+      const trace = traceAsked(c) ? new RequestTrace() : undefined;
+      if (trace) c.set("trace", trace);
+      // A traced answer is this request's alone: no shared cache keeps it.
+      c.set("sharedCacheControl", overridden || trace ? NO_STORE : routePolicy);
+      offerEndpoint(c, endpoints, rpcParam, yieldToLoop, trace);
       if (answers.rpc) {
         const limit = overridden && !endpoints.namesConfigured(rpcParam!) ? overrideLimit : callLimit;
         // The limiter's 429 is the answer, the route never runs.
@@ -181,7 +200,7 @@ export function requestFrame(options: RequestFrameOptions): RequestFrame {
         return answering();
       }
       // A `resolve` answer on Workers: from the edge cache when it holds one, else the route's, then kept there.
-      if (edge !== undefined && !overridden && c.req.method === "GET") {
+      if (edge !== undefined && !overridden && !trace && c.req.method === "GET") {
         return edgeCached(edge, c).then((hit) => {
           if (hit) {
             c.res = hit;

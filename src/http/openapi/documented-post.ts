@@ -8,7 +8,7 @@ import { Bulkhead } from "../../service/bulkhead.js";
 import { ReceivingBodies } from "../../service/receiving-bodies.js";
 import { readBodyText, refuseDeclaredOverLimit } from "./request-body.js";
 import { type DocumentedRoute, type ExampleRequest, honoPath, operationId, responses } from "./documented-route.js";
-import { rejection, rpcQueryParam } from "./request-schemas.js";
+import { rejection, rpcQueryParam, traceQueryParam } from "./request-schemas.js";
 
 /** One example of a POST route: the JSON body it sends, and the answer the demo ledger gives. */
 export interface ExamplePost extends Omit<ExampleRequest, "params"> {
@@ -95,7 +95,7 @@ export function documentedPost<B extends z.ZodType>(
       summary: route.summary,
       ...(route.description === undefined ? {} : { description: route.description }),
       request: {
-        ...(route.rpc ? { query: z.object({ rpc: rpcQueryParam }) } : {}),
+        query: z.object(route.rpc ? { rpc: rpcQueryParam, trace: traceQueryParam } : { trace: traceQueryParam }),
         body: {
           required: true,
           description: `JSON, at most ${route.maxBodyBytes} bytes; any or no \`Content-Type\`.`,

@@ -2,7 +2,7 @@ import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { type CacheClass, type RouteAnswers, type RouteWording, declareAnswers } from "./route-answers.js";
 import type { AppEnv } from "../env.js";
-import { type PlainCheck, plainCheckOf, rejection, rpcQueryParam } from "./request-schemas.js";
+import { type PlainCheck, plainCheckOf, rejection, rpcQueryParam, traceQueryParam } from "./request-schemas.js";
 import { errorEnvelope, okEnvelope } from "./response-schemas.js";
 
 type Shape = Record<string, z.ZodType>;
@@ -184,7 +184,9 @@ export function documentedGet<P extends Shape, Q extends Shape>(
 ): void {
   const params = withExamples(route.params, "params", route.examples);
   const query = withExamples(route.query, "query", route.examples);
-  const documentedQuery = route.rpc ? { ...query, rpc: rpcQueryParam } : query;
+  const documentedQuery = route.rpc
+    ? { ...query, rpc: rpcQueryParam, trace: traceQueryParam }
+    : { ...query, trace: traceQueryParam };
   const documented = responses(route as DocumentedRoute<Shape, Shape>);
   // The route's own schemas (not their annotated copies) key the plain checks.
   const paramChecks = memberChecks(route.params, params);

@@ -175,6 +175,21 @@ export const rpcQueryParam = z
     example: "https://api.mainnet-beta.solana.com",
   });
 
+/**
+ * `trace`: read by the frame on every route (frame/frame.ts), never by a
+ * route; documented here. Any other value than `1` is ignored.
+ */
+export const traceQueryParam = z
+  .literal("1")
+  .optional()
+  .openapi({
+    description:
+      "`1`: the answer also carries `trace` (how it was decided: validation, endpoint hosts, cache outcome, " +
+      "account reads, resolution steps, RPC posts and budget), is `no-store` and kept by no cache. Any other " +
+      "value is ignored. See docs/routes.md, Tracing an answer.",
+    example: "1",
+  });
+
 /*
  * Query members of `/register` and `/create-subdomain`, as upstream's zod
  * schemas read them. None has a plain check: a query member can be absent.

@@ -187,6 +187,7 @@ async function resolveItems(
       domain = checkDomain(raw);
     } catch (error) {
       items.push(failedItem(raw, error));
+      c.get("trace")?.step(raw.slice(0, 256), "validation", `refused: ${(error as Error).message}`);
       continue;
     }
     const id = `${domain.name}${domain.tld}`;
@@ -203,7 +204,7 @@ async function resolveItems(
   const endpoint = c.get("rpc")();
   const settled: Settled[] = await deps.resolver.resolveAll(endpoint, domains, safe);
   logFirstFault(c, deps, settled);
-  const slots = slotsOf(deps, endpoint, domains, settled);
+  const slots = slotsOf(endpoint, settled);
   let lowest = Infinity;
   const answered = items.map((entry, i) => {
     if (typeof entry !== "number") return entry;
@@ -225,18 +226,14 @@ async function resolveItems(
  * The slot each name's answer was read at (Infinity: it read nothing): a key
  * or a protocol answer (a missing domain, a malformed record) came from the
  * chain; an RPC fault did not. The resolve cache's entry says when it was
- * read; without one, the lowest slot the request read.
+ * read, as it was when the name settled (`Settled.slot`); without one, the
+ * lowest slot the request read.
  */
-function slotsOf(
-  deps: AppDeps,
-  endpoint: RpcEndpoint,
-  domains: readonly FullDomain[],
-  settled: readonly Settled[],
-): number[] {
+function slotsOf(endpoint: RpcEndpoint, settled: readonly Settled[]): number[] {
   const own = endpoint.budget?.lowestSlot ?? Infinity;
-  return settled.map((outcome, i) => {
+  return settled.map((outcome) => {
     if (!outcome.ok && !(outcome.error instanceof SnsError)) return Infinity;
-    return deps.resolver.answerEntry(endpoint, domains[i]!)?.slot ?? own;
+    return outcome.slot ?? own;
   });
 }
 

@@ -102,9 +102,22 @@ export function resolveRoutes(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.set("answerCache", resolver.lastHitRefreshing ? "refreshed" : "hit");
   };
 
-  /** An answer given later was resolved: by this request, or (when it read nothing itself) by another it shared. */
+  /**
+   * An answer given later was resolved: by this request, or (when it read nothing itself) by another it
+   * shared; or it came from the resolve cache behind an await (a `.sol` name's cutoff slot read), and
+   * carries that entry's slot and `Age` (noted on the budget, RequestBudget.noteCachedRead).
+   */
   const resolvedLater = (c: Context<AppEnv>): void => {
-    if (c.get("answerCache") === undefined) c.set("answerCache", c.get("rpcUsage")?.calls ? "miss" : "coalesced");
+    if (c.get("answerCache") !== undefined) return;
+    const budget = c.get("rpcBudget");
+    if (budget !== undefined && budget.cachedReadAt !== Infinity) {
+      // With SRS on, one side of `/safe-resolve` may have been read now: a miss, as old as its oldest part.
+      c.set("answerCache", c.get("rpcUsage")?.calls ? "miss" : "hit");
+      c.set("answerSlot", Math.min(budget.cachedSlot, budget.lowestSlot));
+      c.set("answerAge", resolver.ageSeconds({ readAt: budget.cachedReadAt }));
+      return;
+    }
+    c.set("answerCache", c.get("rpcUsage")?.calls ? "miss" : "coalesced");
   };
 
   /** The key in the envelope, shared no longer than the SRS record it was read from stays unexpired. */

@@ -64,6 +64,7 @@ export function createFailoverTransport(
       let lastFault: unknown;
       let conditionAnswer: NodeConditionFault | undefined;
       let hedgeTimer: ReturnType<typeof setTimeout> | undefined;
+      let sentOnce = false;
 
       const finish = (settle: () => void) => {
         if (settled) return;
@@ -88,6 +89,10 @@ export function createFailoverTransport(
           // This endpoint and every available one after it each get a share of what is left.
           const share = Math.max(1, Math.floor(remaining / (1 + availableLeft())));
           if (hedge) telemetry.rpcEndpointEvent(member.health.label, "hedge");
+          // A traced request says why its post went to more than one endpoint (request-trace.ts).
+          if (payers && (hedge || sentOnce))
+            for (const budget of payers.keys()) budget.trace?.nextAttempt(payers, hedge ? "hedge" : "failover");
+          sentOnce = true;
           attempt(member, share);
           return true;
         }

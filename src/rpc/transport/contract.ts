@@ -1,7 +1,7 @@
 import { type AnswerLimits, AnswerShapeGuard } from "../answer-shape.js";
 import type { ByteBudget } from "../byte-budget.js";
 import { HttpStatusError, OverloadedError, RpcEndpointRefusedError, RpcFailure, parseRetryAfter } from "../errors.js";
-import { type PostPayers, attemptTimeoutMs, payForAttempt, payForBytes } from "../request-budget.js";
+import { type PostPayers, attemptTimeoutMs, payForAttempt, payForBytes, traceAttempt } from "../request-budget.js";
 
 /** Posts one JSON body to an RPC endpoint and returns the parsed JSON answer. */
 export interface RpcTransport {
@@ -170,6 +170,14 @@ async function readJson(
   }
 }
 
+/** What a trace says of a failed attempt: the fault's kind, never its message (it may quote a URL). */
+export function attemptFaultWords(fault: Error): string {
+  if (fault instanceof HttpStatusError) return `HTTP ${fault.status}`;
+  if (fault instanceof RpcFailure) return fault.kind;
+  if (fault instanceof RpcEndpointRefusedError) return "refused: the host resolves to a non-public address";
+  return "overloaded";
+}
+
 /** The answer limits of one post: what the caller asked, never above the transport's ceiling. */
 export const answerLimitsWithin = (asked: AnswerLimits, maxResponseBytes: number): AnswerLimits =>
   asked.maxBytes > maxResponseBytes ? { ...asked, maxBytes: maxResponseBytes } : asked;
@@ -194,7 +202,8 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
     maxResponseBytes,
     async post(body, answerLimits = ceiling, signal, payers) {
       const effective = answerLimitsWithin(answerLimits, maxResponseBytes);
-      payForAttempt(payers);
+      const traced = payForAttempt(payers);
+      const sentAt = traced ? performance.now() : 0;
       const attemptMs = attemptTimeoutMs(payers, timeoutMs);
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), attemptMs);
@@ -212,9 +221,13 @@ export function createTransport(url: string, limits: TransportLimits, send: Post
           controller.abort();
           throw declaredTooLarge(length, effective.maxBytes);
         }
-        return await readJson(answer.body, effective, budget, payers);
+        const parsed = await readJson(answer.body, effective, budget, payers);
+        if (traced) traceAttempt(payers!, url, performance.now() - sentAt, "ok");
+        return parsed;
       } catch (error) {
-        throw exchangeFault(error, controller.signal.aborted, attemptMs);
+        const fault = exchangeFault(error, controller.signal.aborted, attemptMs);
+        if (traced) traceAttempt(payers!, url, performance.now() - sentAt, attemptFaultWords(fault));
+        throw fault;
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener("abort", stop);

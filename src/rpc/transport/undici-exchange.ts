@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
 import type { AnswerLimits } from "../answer-shape.js";
-import { type PostPayers, attemptTimeoutMs, payForAttempt } from "../request-budget.js";
+import { type PostPayers, attemptTimeoutMs, payForAttempt, traceAttempt } from "../request-budget.js";
 import {
   AnswerReader,
   type RpcTransport,
@@ -8,6 +8,7 @@ import {
   answerLimitsWithin,
   declaredTooLarge,
   defaultAnswerLimits,
+  attemptFaultWords,
   exchangeFault,
   httpStatusFault,
 } from "./contract.js";
@@ -212,6 +213,15 @@ class Exchange implements Dispatcher.DispatchHandler {
  * `createTransport`'s. `encode` turns a request body into what undici
  * sends (bench/rpc-exchange.ts compares the choices).
  */
+/** `settle`, telling a traced request's trace how the attempt ended and how long it took (request-trace.ts). */
+function tracedSettle<T>(payers: PostPayers, url: string, settle: (value: T) => void, ok: boolean): (value: T) => void {
+  const sentAt = performance.now();
+  return (value) => {
+    traceAttempt(payers, url, performance.now() - sentAt, ok ? "ok" : attemptFaultWords(value as Error));
+    settle(value);
+  };
+}
+
 export function createDispatchTransport(
   url: string,
   limits: TransportLimits,
@@ -230,9 +240,10 @@ export function createDispatchTransport(
           reject(exchangeFault(new Error("aborted before sending"), true, limits.timeoutMs));
           return;
         }
+        let traced: boolean;
         try {
           target ??= targetOf(url);
-          payForAttempt(payers);
+          traced = payForAttempt(payers);
         } catch (error) {
           reject(exchangeFault(error, false, limits.timeoutMs));
           return;
@@ -240,8 +251,8 @@ export function createDispatchTransport(
         const exchange = new Exchange(
           answerLimitsWithin(answerLimits, maxResponseBytes),
           limits,
-          resolve,
-          reject,
+          traced ? tracedSettle(payers!, url, resolve, true) : resolve,
+          traced ? tracedSettle(payers!, url, reject, false) : reject,
           payers,
           signal,
         );

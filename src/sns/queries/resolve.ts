@@ -10,6 +10,7 @@ import { decodeNameRegistryOwner } from "../layouts/name-registry.js";
 import { NftRecordTag, decodeNftRecordTag } from "../layouts/nft-record.js";
 import { decodeRecordV1Sol, recordV1SolMessage } from "../layouts/record-v1-sol.js";
 import { Validation, decodeRecordV2 } from "../layouts/record-v2.js";
+import type { ResolutionSteps } from "../resolution-steps.js";
 import { type PrefetchedHolder, lookupNftHolder } from "./nft-holder.js";
 
 /** Which registry owners that are off the ed25519 curve (PDAs) may be returned. */
@@ -65,15 +66,18 @@ export interface HolderHints {
 
 /**
  * SNS-IP 5 precedence for a TLD-less name: active NFT holder, then a valid V2
- * SOL record, then a valid V1 SOL record, then the registry owner.
+ * SOL record, then a valid V1 SOL record, then the registry owner. `steps`
+ * (a traced request's) is told each step as it is decided.
  */
 export async function resolveSnsName(
   chain: ChainReader,
   name: string,
   pda: PdaPolicy = PDA_NOT_ALLOWED,
   hints?: HolderHints,
+  steps?: ResolutionSteps,
 ): Promise<Address> {
   const keys = deriveResolutionKeys(name);
+  if (steps) labelAccounts(steps, keys);
   const knownHolder = hints?.holders?.get(keys.domain);
   const guess = knownHolder ? undefined : hints?.get(keys.domain);
   const largest = guess ? chain.getTokenLargestAccounts(keys.mint) : undefined;
@@ -84,45 +88,95 @@ export async function resolveSnsName(
       ? [keys.nftRecord, keys.solV1, keys.solV2, keys.domain, guess]
       : [keys.nftRecord, keys.solV1, keys.solV2, keys.domain],
   );
-  if (!domainAccount) throw new SnsError("DOMAIN_NOT_FOUND", `domain ${name} does not exist`);
+  if (!domainAccount) {
+    steps?.step(name, "domain registry", "absent");
+    throw new SnsError("DOMAIN_NOT_FOUND", `domain ${name} does not exist`);
+  }
   const registryOwner = decodeNameRegistryOwner(domainAccount.data);
 
-  if (nftRecord && decodeNftRecordTag(nftRecord.data) === NftRecordTag.ActiveRecord) {
-    if (knownHolder) return knownHolder;
+  const nftTag = nftRecord ? decodeNftRecordTag(nftRecord.data) : undefined;
+  if (nftTag === NftRecordTag.ActiveRecord) {
+    if (knownHolder) {
+      steps?.step(name, "tokenized", `active NFT record; holder ${knownHolder} reused (NFT_HOLDER_TTL_MS): chosen`);
+      return knownHolder;
+    }
     const prefetched: PrefetchedHolder | undefined =
       largest && guess ? { largest, guess: { address: guess, account: guessedAccount ?? null } } : undefined;
     const { holder, tokenAccount } = await lookupNftHolder(chain, keys.domain, prefetched, keys.mint);
     if (hints && tokenAccount) hints.set(keys.domain, tokenAccount);
-    if (!holder) throw new SnsError("NFT_OWNER_NOT_FOUND", `no holder for tokenized ${name}`);
+    if (steps && tokenAccount) steps.account(tokenAccount, "NFT holder's token account");
+    if (!holder) {
+      steps?.step(name, "tokenized", "active NFT record, but no account holds the NFT");
+      throw new SnsError("NFT_OWNER_NOT_FOUND", `no holder for tokenized ${name}`);
+    }
+    steps?.step(name, "tokenized", `active NFT record; holder ${holder} (token account ${tokenAccount}): chosen`);
     hints?.holders?.set(keys.domain, holder);
     return holder;
   }
+  steps?.step(name, "tokenized", nftRecord ? "no active NFT record (inactive)" : "no active NFT record (absent)");
   if (guess) hints?.delete(keys.domain);
   if (knownHolder) hints?.holders?.delete(keys.domain);
 
   if (solV2) {
-    const target = solRecordV2Target(solV2, registryOwner);
+    const target = solRecordV2Target(
+      solV2,
+      registryOwner,
+      steps && ((outcome) => steps.step(name, "V2 SOL record", outcome)),
+    );
     if (target) return target;
-  }
+  } else steps?.step(name, "V2 SOL record", "absent");
 
   if (solV1) {
     const target = solRecordV1Target(solV1, keys.solV1, registryOwner);
+    steps?.step(
+      name,
+      "V1 SOL record",
+      target ? `signature verifies; target ${target}: chosen` : "signature does not verify",
+    );
     if (target) return target;
-  }
+  } else steps?.step(name, "V1 SOL record", "absent");
 
-  return checkOwnerAllowed(chain, registryOwner, pda);
+  return checkOwnerAllowed(
+    chain,
+    registryOwner,
+    pda,
+    steps && ((outcome) => steps.step(name, "registry owner", outcome)),
+  );
 }
 
+/** Tells `steps` what each account a resolution reads is. */
+function labelAccounts(steps: ResolutionSteps, keys: ResolutionKeys): void {
+  steps.account(keys.domain, "domain registry");
+  steps.account(keys.nftRecord, "NFT record");
+  steps.account(keys.solV2, "V2 SOL record");
+  steps.account(keys.solV1, "V1 SOL record");
+}
+
+/** How one step ended, for a traced request (`ResolutionSteps.step` of a known name and step). */
+type StepOutcome = (outcome: string) => void;
+
 /** Target of a V2 SOL record, or null when the record is stale (the domain changed hands). */
-function solRecordV2Target(account: AccountData, registryOwner: Uint8Array): Address | null {
+function solRecordV2Target(account: AccountData, registryOwner: Uint8Array, told?: StepOutcome): Address | null {
   const record = decodeRecordV2(account.data);
-  if (record.content.length !== 32) throw new SnsError("RECORD_MALFORMED", "SOL record content is not 32 bytes");
+  if (record.content.length !== 32) {
+    told?.("content is not 32 bytes: malformed");
+    throw new SnsError("RECORD_MALFORMED", "SOL record content is not 32 bytes");
+  }
   const { stalenessValidation, rightOfAssociationValidation } = record.header;
   if (stalenessValidation !== Validation.Solana || rightOfAssociationValidation !== Validation.Solana) {
+    told?.("validations are not both Solana: malformed");
     throw new SnsError("WRONG_VALIDATION", "SOL record validations must both be Solana");
   }
-  if (!bytesEqual(record.stalenessId, registryOwner)) return null;
-  if (bytesEqual(record.roaId, record.content)) return bytesToAddress(record.content);
+  if (!bytesEqual(record.stalenessId, registryOwner)) {
+    told?.("stale: its staleness id is not the registry owner");
+    return null;
+  }
+  if (bytesEqual(record.roaId, record.content)) {
+    const target = bytesToAddress(record.content);
+    told?.(`signature verifies (right of association is its content); target ${target}: chosen`);
+    return target;
+  }
+  told?.("signature does not verify (right of association does not match its content): malformed");
   throw new SnsError("INVALID_ROA", "SOL record right of association does not match its content");
 }
 
@@ -141,10 +195,20 @@ function solRecordV1Target(account: AccountData, recordKey: Address, registryOwn
  * account must be read: callers return it from an async function, which
  * settles the same way either way, without a promise of its own to adopt.
  */
-export function checkOwnerAllowed(chain: ChainReader, owner: Uint8Array, pda: PdaPolicy): Address | Promise<Address> {
+export function checkOwnerAllowed(
+  chain: ChainReader,
+  owner: Uint8Array,
+  pda: PdaPolicy,
+  told?: StepOutcome,
+): Address | Promise<Address> {
   const ownerAddress = bytesToAddress(owner);
-  if (isOnCurve(owner) || pda.kind === "any") return ownerAddress;
-  if (pda.kind === "programs") return ownerOfAllowedProgram(chain, ownerAddress, pda.programIds);
+  const onCurve = isOnCurve(owner);
+  if (onCurve || pda.kind === "any") {
+    told?.(`${ownerAddress}${onCurve ? "" : " (off curve, PDAs allowed)"}: chosen`);
+    return ownerAddress;
+  }
+  if (pda.kind === "programs") return ownerOfAllowedProgram(chain, ownerAddress, pda.programIds, told);
+  told?.(`${ownerAddress} is off curve and not allowed: refused`);
   throw pdaNotAllowed(ownerAddress);
 }
 
@@ -152,9 +216,14 @@ async function ownerOfAllowedProgram(
   chain: ChainReader,
   ownerAddress: Address,
   programIds: ReadonlySet<string>,
+  told: StepOutcome | undefined,
 ): Promise<Address> {
   const [account] = await chain.getAccounts([ownerAddress]);
-  if (account && programIds.has(account.owner)) return ownerAddress;
+  if (account && programIds.has(account.owner)) {
+    told?.(`${ownerAddress} (off curve, owned by allowed program ${account.owner}): chosen`);
+    return ownerAddress;
+  }
+  told?.(`${ownerAddress} is off curve and not allowed: refused`);
   throw pdaNotAllowed(ownerAddress);
 }
 

@@ -6,6 +6,7 @@ import { deriveSrsMint, deriveSrsRecordKey } from "../derive.js";
 import { SnsError } from "../errors.js";
 import { SrsOwnerType, decodeSrsRecord } from "../layouts/srs-record.js";
 import { unpackToken2022Account, unpackToken2022Mint } from "../layouts/token-2022.js";
+import type { ResolutionSteps } from "../resolution-steps.js";
 import { type HolderHints, type PdaPolicy, checkOwnerAllowed } from "./resolve.js";
 
 export interface SrsResolveOptions {
@@ -24,6 +25,8 @@ export interface SrsResolveOptions {
    * read with the record, so a name still held there takes one round trip.
    */
   readonly hints?: Pick<HolderHints, "get" | "set" | "delete">;
+  /** A traced request's recorder: told each step as it is decided (resolution-steps.ts). */
+  readonly steps?: ResolutionSteps;
 }
 
 /** Reads started with the record, on a guess that the name is still token-owned and held where it was. */
@@ -52,30 +55,43 @@ export const srsExpired = (name: string, expiry: bigint) =>
 export async function resolveSrsName(chain: ChainReader, name: string, options: SrsResolveOptions): Promise<Address> {
   const recordKey = deriveSrsRecordKey(name);
   const mint = deriveSrsMint(recordKey);
+  const steps = options.steps;
+  steps?.account(recordKey, "SRS record");
+  steps?.account(mint, "SRS token mint");
   const guess = options.hints?.get(recordKey);
   const largest = guess ? chain.getTokenLargestAccounts(mint) : undefined;
   largest?.catch(() => undefined); // only awaited if the name is still token-owned
   const [recordAccount, mintAccount, guessed] = await chain.getAccounts(
     guess ? [recordKey, mint, guess] : [recordKey, mint],
   );
-  if (!recordAccount) throw new SnsError("DOMAIN_NOT_FOUND", `SRS record of ${name} does not exist`);
+  if (!recordAccount) {
+    steps?.step(name, "SRS record", "absent");
+    throw new SnsError("DOMAIN_NOT_FOUND", `SRS record of ${name} does not exist`);
+  }
   const record = decodeSrsRecord(recordAccount);
   if (record.expiry !== 0n) {
-    if (record.expiry <= BigInt(options.nowSeconds())) throw srsExpired(name, record.expiry);
+    if (record.expiry <= BigInt(options.nowSeconds())) {
+      steps?.step(name, "SRS record", `expired at ${record.expiry} (unix seconds)`);
+      throw srsExpired(name, record.expiry);
+    }
     options.onExpiry?.(record.expiry);
   }
+  const told = steps && ((outcome: string) => steps.step(name, "SRS owner", outcome));
   if (record.ownerType === SrsOwnerType.PublicKey) {
+    steps?.step(name, "SRS record", `owned by a key; expiry ${record.expiry === 0n ? "never" : record.expiry}`);
     if (guess) options.hints?.delete(recordKey);
-    return checkOwnerAllowed(chain, record.owner, options.pda);
+    return checkOwnerAllowed(chain, record.owner, options.pda, told);
   }
   if (!bytesEqual(record.owner, addressToBytes(mint))) {
+    steps?.step(name, "SRS record", "token-owned through a noncanonical mint: malformed");
     throw new SnsError("RECORD_MALFORMED", "SRS record has a noncanonical token mint");
   }
+  steps?.step(name, "SRS record", `token-owned; expiry ${record.expiry === 0n ? "never" : record.expiry}`);
   const prefetched = largest && guess ? { largest, guess, account: guessed ?? null } : undefined;
   const holder = await srsTokenHolder(chain, mint, mintAccount ?? null, prefetched, (account) => {
     if (account !== guess) options.hints?.set(recordKey, account);
   });
-  return checkOwnerAllowed(chain, holder, options.pda);
+  return checkOwnerAllowed(chain, holder, options.pda, told);
 }
 
 /** The wallet holding the one token of an SRS name's mint, with spl-token 0.4's reading of Token-2022 accounts. */

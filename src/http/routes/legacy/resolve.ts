@@ -16,6 +16,13 @@ export function legacyResolveRoute(deps: AppDeps): OpenAPIHono<AppEnv> {
   legacyGet(routes, "/resolve/:domain", { rpc: true, fixedFailure: DOMAIN_NOT_FOUND }, async (c) => {
     const domain = parseLegacyName(c.req.param("domain")!);
     const key = await resolver.resolve(c.get("rpc")(), domain);
+    // From the resolve cache: its entry's slot and Age, noted on the budget (RequestBudget.noteCachedRead).
+    const budget = c.get("rpcBudget");
+    if (budget !== undefined && budget.cachedReadAt !== Infinity) {
+      c.set("answerCache", "hit");
+      c.set("answerSlot", Math.min(budget.cachedSlot, budget.lowestSlot));
+      c.set("answerAge", resolver.ageSeconds({ readAt: budget.cachedReadAt }));
+    }
     return ok(c, key);
   });
   return routes;
