@@ -3,7 +3,6 @@ import { type Env, loadConfig } from "../src/config.js";
 import type { Ledger } from "../src/localnet/ledger.js";
 import { type Localnet, startLocalnet } from "../src/localnet/server.js";
 import { startGateway } from "../src/platform/node/gateway.js";
-import { startWorkerdGateway } from "./workerd-gateway.js";
 
 /**
  * Which build integration tests talk to: Node (default) or the Workers build
@@ -31,7 +30,8 @@ export interface TestGateway {
 /** A gateway configured from `env` (as Node's environment or Workers' bindings), on loopback. */
 export async function startTestGateway(env: Env): Promise<TestGateway> {
   const settings = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env };
-  if (onWorkerd) return startWorkerdGateway(settings);
+  // Loaded on workerd only: Miniflare and esbuild cost every file on the Node target about a second to import.
+  if (onWorkerd) return (await import("./workerd-gateway.js")).startWorkerdGateway(settings);
   return startGateway(loadConfig(settings));
 }
 

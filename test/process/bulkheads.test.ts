@@ -83,7 +83,7 @@ describeOnNode("bulkheads: each client its fair share", () => {
     burstAgent = new Agent({ connections: BURST, pipelining: 1 });
   }, 60_000);
   afterAll(async () => {
-    await burstAgent?.close();
+    await burstAgent?.destroy();
     await child?.stop();
     await localnet?.close();
   });
@@ -92,19 +92,27 @@ describeOnNode("bulkheads: each client its fair share", () => {
     const statuses = new Map<number, number>();
     let burstOver = false;
     let burstAnswered = 0;
+    let burstDropped = false;
+    let dropped = 0;
     const started = performance.now();
     const burst = Promise.all(
       Array.from({ length: BURST }, async () => {
-        const answer = await request(`${child.url}${walletsPath}`, {
-          dispatcher: burstAgent,
-          headers: { "x-real-ip": HOG },
-          headersTimeout: 120_000,
-          bodyTimeout: 120_000,
-        });
-        await answer.body.dump();
-        // Served, not refused (past its share of the line the burst is refused at once).
-        if (answer.statusCode === 200) burstAnswered++;
-        statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
+        try {
+          const answer = await request(`${child.url}${walletsPath}`, {
+            dispatcher: burstAgent,
+            headers: { "x-real-ip": HOG },
+            headersTimeout: 120_000,
+            bodyTimeout: 120_000,
+          });
+          await answer.body.dump();
+          // Served, not refused (past its share of the line the burst is refused at once).
+          if (answer.statusCode === 200) burstAnswered++;
+          statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
+        } catch (error) {
+          // Only what the drop below ends; any other failure is the test's.
+          if (!burstDropped) throw error;
+          dropped++;
+        }
       }),
     ).finally(() => (burstOver = true));
     // Once the burst is in the line, the other client asks, one request after another.
@@ -123,9 +131,14 @@ describeOnNode("bulkheads: each client its fair share", () => {
         overtaken: burstAnswered - before,
       });
     }
+    // The other client's requests, all sent and answered while the burst waited, are what this measures: the
+    // rest of the burst is dropped rather than drained (draining it took 15 of the test's 19 s and measured
+    // nothing; the child is stopped after this test).
+    burstDropped = true;
+    await burstAgent.destroy();
     await burst;
     console.log(
-      `fair shares: burst ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")} in ${((performance.now() - started) / 1000).toFixed(1)} s; other client: ` +
+      `fair shares: burst ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}, ${dropped} dropped unanswered after ${((performance.now() - started) / 1000).toFixed(1)} s; other client: ` +
         others
           .map(
             (o) =>

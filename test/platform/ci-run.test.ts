@@ -1,0 +1,33 @@
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+/**
+ * .ci/run runs `npm test` as its parts (the checks side by side, then `vitest run`), and a chosen set of
+ * files again on Node 24: both are held here to what they name.
+ */
+const root = new URL("../../", import.meta.url);
+const ciRun = readFileSync(new URL(".ci/run", root), "utf8");
+
+/** The words of a bash array assignment `NAME=( ... )` in .ci/run. */
+function bashArray(name: string): string[] {
+  const match = new RegExp(`^${name}=\\(([^)]*)\\)`, "m").exec(ciRun);
+  if (!match) throw new Error(`.ci/run assigns no ${name}=( ... )`);
+  return match[1]!.split(/\s+/).filter((word) => word !== "");
+}
+
+describe(".ci/run", () => {
+  it("runs exactly package.json's `test` script: its checks, then `vitest run`", () => {
+    const scripts = (
+      JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    const checks = bashArray("CHECKS");
+    expect(scripts.test).toBe([...checks.map((check) => `npm run ${check}`), "vitest run"].join(" && "));
+    for (const check of checks) expect(scripts[check], check).toBeDefined();
+  });
+
+  it("names, for its second Node line, files and folders that exist", () => {
+    const selected = bashArray("NODE_LINE_FILES");
+    expect(selected).toContain("test/process/");
+    for (const path of selected) expect(existsSync(new URL(path, root)), path).toBe(true);
+  });
+});
