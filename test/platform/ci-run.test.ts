@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 /**
- * .ci/run runs `npm test` as its parts (the checks side by side, then `vitest run`), and a chosen set of
- * files again on Node 24: both are held here to what they name.
+ * .ci/run runs the README's test command, `npm test` (its checks side by side, scripts/checks.mjs, then
+ * `vitest run`), and a chosen set of files again on Node 24: both are held here to what they name.
  */
 const root = new URL("../../", import.meta.url);
 const ciRun = readFileSync(new URL(".ci/run", root), "utf8");
@@ -16,13 +16,16 @@ function bashArray(name: string): string[] {
 }
 
 describe(".ci/run", () => {
-  it("runs exactly package.json's `test` script: its checks, then `vitest run`", () => {
+  it("runs `npm test`, which runs every check scripts/checks.mjs names, then `vitest run`", async () => {
     const scripts = (
       JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as { scripts: Record<string, string> }
     ).scripts;
-    const checks = bashArray("CHECKS");
-    expect(scripts.test).toBe([...checks.map((check) => `npm run ${check}`), "vitest run"].join(" && "));
-    for (const check of checks) expect(scripts[check], check).toBeDefined();
+    expect(ciRun).toMatch(/^\s*PATH="\$bin:\$PATH" npm test \|\| run=\$\?$/m);
+    expect(scripts.test).toBe("npm run checks && vitest run");
+    expect(scripts.checks).toBe("node scripts/checks.mjs");
+    const { CHECKS } = (await import(new URL("scripts/checks.mjs", root).href)) as { CHECKS: string[] };
+    expect(CHECKS).toEqual(["typecheck", "lint", "format:check"]);
+    for (const check of CHECKS) expect(scripts[check], check).toBeDefined();
   });
 
   it("names, for its second Node line, files and folders that exist", () => {
