@@ -41,18 +41,35 @@ const unusedZod = {
   name: "unused-zod",
   setup(build) {
     const inZod = (importer) => /[\\/]zod[\\/]v4[\\/](core|classic)[\\/][^\\/]+$/.test(importer);
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      inZod(args.importer)
-        ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-english-only" }
-        : undefined,
-    );
+    // A zod release that moves either file would make the plugin match nothing, silently: the bundle would
+    // grow back. Both must be replaced whenever zod is bundled, or the build fails.
+    const replaced = new Set();
+    let zodBundled = false;
+    build.onResolve({ filter: /^zod(\/.*)?$/ }, () => {
+      zodBundled = true;
+      return undefined;
+    });
+    build.onEnd((result) => {
+      if (!zodBundled || result.errors.length > 0) return;
+      const missing = ["locales", "from-json-schema"].filter((part) => !replaced.has(part));
+      if (missing.length > 0) {
+        throw new Error(`unused-zod: zod's ${missing.join(" and ")} import was not found (a zod release moved it?)`);
+      }
+    });
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!inZod(args.importer)) return undefined;
+      replaced.add("locales");
+      return { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-english-only" };
+    });
     build.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({
       contents: 'export { default as en } from "./en.js";',
       resolveDir: dirname(args.path),
     }));
-    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
-      inZod(args.importer) ? { path: args.importer, namespace: "zod-without-from-json-schema" } : undefined,
-    );
+    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) => {
+      if (!inZod(args.importer)) return undefined;
+      replaced.add("from-json-schema");
+      return { path: join(dirname(args.importer), "from-json-schema.js"), namespace: "zod-without-from-json-schema" };
+    });
     build.onLoad({ filter: /.*/, namespace: "zod-without-from-json-schema" }, () => ({
       contents:
         "export function fromJSONSchema() {\n" +

@@ -24,7 +24,8 @@ const LIMB_BITS = 30;
 const MASK = (1 << LIMB_BITS) - 1;
 /** 9 limbs: 270 bits, enough for field elements of 2^255 − 19. */
 const LIMBS = 9;
-const MAX_OPERAND = (1n << BigInt(LIMB_BITS * LIMBS)) - 1n;
+/** The widest modulus the limbs hold; a wider one takes the BigInt algorithm. */
+export const MAX_OPERAND = (1n << BigInt(LIMB_BITS * LIMBS)) - 1n;
 const BIG_MASK = BigInt(MASK);
 const BIG_LIMB_BITS = BigInt(LIMB_BITS);
 

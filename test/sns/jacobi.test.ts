@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
-import { jacobi, jacobiBigInt } from "../../src/sns/jacobi.js";
+import { MAX_OPERAND, jacobi, jacobiBigInt } from "../../src/sns/jacobi.js";
 
 const P = 2n ** 255n - 19n;
 
@@ -61,6 +61,10 @@ describe("jacobi (30-bit limbs) agrees with the BigInt algorithm and, modulo 2^2
       2n ** 61n - 1n,
       (2n ** 127n - 1n) * 3n,
       2n ** 269n + 1n,
+      // Either side of the widest modulus the limbs hold: the limbs up to it, the BigInt algorithm past it.
+      2n ** 270n - 1n,
+      2n ** 270n + 1n,
+      2n ** 270n + 3n,
       2n ** 300n + 7n,
     ];
     for (const n of moduli) {
@@ -70,5 +74,14 @@ describe("jacobi (30-bit limbs) agrees with the BigInt algorithm and, modulo 2^2
       }
     }
     expect(() => jacobi(3n, 4n)).toThrow(RangeError);
+  });
+
+  it("takes the limbs for every field element, and answers 0 when a and n share a factor whose low limb is 1", () => {
+    expect(P <= MAX_OPERAND).toBe(true);
+    expect(MAX_OPERAND).toBe(2n ** 270n - 1n);
+    const g = 2n ** 30n + 1n;
+    expect(jacobi(g, 3n * g)).toBe(0);
+    expect(jacobi(5n * g, 7n * g)).toBe(0);
+    expect(jacobi(g * g + g, 3n * g)).toBe(jacobiBigInt(g * g + g, 3n * g));
   });
 });
