@@ -1,6 +1,7 @@
 // `npm test`'s checks: the type check, lint and the format check. Each runs on one core, so they run side
 // by side; each one's output is printed whole and in this order, and the run fails when any of them fails.
 import { spawn } from "node:child_process";
+import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
 export const CHECKS = ["typecheck", "lint", "format:check"];
@@ -30,6 +31,7 @@ export async function runChecks() {
   return failed;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a script (through any symlink to it), not when imported (test/platform/ci-run.test.ts reads CHECKS).
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   process.exitCode = (await runChecks()) === 0 ? 0 : 1;
 }
