@@ -20,6 +20,9 @@ const CLIENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CLIENT_SPAN = "00f067aa0ba902b7";
 const TRACEPARENT = `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`;
 
+/** Names resolved by concurrent requests whose reads share RPC batches. */
+const BATCHED = ["batched-first", "batched-second"];
+
 /** Text of the RPC URLs that must never be exported: everything but the host. */
 const SECRETS = ["keyuser", "keypass", "pathkey", "querykey", "overridepath", "overridequery"];
 
@@ -27,39 +30,52 @@ const SECRETS = ["keyuser", "keypass", "pathkey", "querykey", "overridepath", "o
 interface RecordingRpc {
   readonly port: number;
   readonly traceparents: (string | undefined)[];
+  /** Each request's body, in step with `traceparents`. */
+  readonly bodies: string[];
+  /** Milliseconds each answer is held back (0: none). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
 async function startRecordingRpc(localnet: Localnet): Promise<RecordingRpc> {
   const traceparents: (string | undefined)[] = [];
+  const bodies: string[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const traceparent = incoming.headers.traceparent;
     traceparents.push(Array.isArray(traceparent) ? traceparent.join(", ") : traceparent);
+    const at = bodies.push("") - 1;
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
-      void fetch(localnet.url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: Buffer.concat(chunks),
-      })
-        .then((answer) => answer.text())
-        .then((text) => {
-          outgoing.writeHead(200, { "content-type": "application/json" });
-          outgoing.end(text);
-        });
+      bodies[at] = Buffer.concat(chunks).toString();
+      const forward = () =>
+        void fetch(localnet.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: Buffer.concat(chunks),
+        })
+          .then((answer) => answer.text())
+          .then((text) => {
+            outgoing.writeHead(200, { "content-type": "application/json" });
+            outgoing.end(text);
+          });
+      if (recording.delayMs > 0) setTimeout(forward, recording.delayMs);
+      else forward();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
+  const recording: RecordingRpc = {
     port: (server.address() as AddressInfo).port,
     traceparents,
+    bodies,
+    delayMs: 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+  return recording;
 }
 
 let localnet: Localnet;
@@ -69,8 +85,8 @@ let overrideUrl: string;
 
 beforeAll(async () => {
   const ledger = new Ledger();
-  for (const { address, account } of buildDomainAccounts({ name: "traced", owner })) {
-    ledger.setAccount(address, account);
+  for (const name of ["traced", ...BATCHED]) {
+    for (const { address, account } of buildDomainAccounts({ name, owner })) ledger.setAccount(address, account);
   }
   localnet = await startLocalnet({ ledger });
   rpc = await startRecordingRpc(localnet);
@@ -232,6 +248,57 @@ describe("tracing on (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     for (const secret of SECRETS) expect(text).not.toContain(secret);
     expect(text).not.toContain("/v2");
   });
+});
+
+describe("tracing on: RPC batches that gather the reads of several requests", () => {
+  it("each request's trace has its own RPC span; each batch carries the trace of a request whose reads it holds", async () => {
+    const receiver = await startOtlpReceiver();
+    const before = rpc.traceparents.length;
+    const traces = ["1".repeat(32), "2".repeat(32)];
+    const keysOf = new Map(
+      traces.map((trace, i) => [trace, buildDomainAccounts({ name: BATCHED[i]!, owner }).map((one) => one.address)]),
+    );
+    // One batch in flight at a time, answered after 300 ms: the second request's reads are queued while the
+    // first request's batch is in flight, and leave as that batch settles, in the first request's callbacks.
+    rpc.delayMs = 300;
+    const { entry, url } = await startTraced({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      RPC_MAX_IN_FLIGHT: "1",
+      BATCH_WINDOW_MS: "1000",
+    });
+    try {
+      const resolve = (i: number) =>
+        request(url, `/resolve/${BATCHED[i]}.sol`, { headers: { traceparent: `00-${traces[i]}-${CLIENT_SPAN}-01` } });
+      const first = resolve(0);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      const answers = await Promise.all([first, resolve(1)]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    } finally {
+      rpc.delayMs = 0;
+      await entry.stop();
+    }
+    const spans = receiver.spans();
+    await receiver.close();
+    for (const trace of traces) {
+      const reads = spans.filter(
+        (span) => span.traceId === trace && span.kind === 3 && span.attributes["rpc.method"] === "getMultipleAccounts",
+      );
+      expect(reads.length, `RPC spans in trace ${trace}`).toBeGreaterThan(0);
+    }
+    const posts = rpc.traceparents
+      .slice(before)
+      .map((header, i) => ({ trace: /^00-([0-9a-f]{32})-/.exec(header ?? "")?.[1], body: rpc.bodies[before + i]! }))
+      .filter((post) => post.body.includes("getMultipleAccounts"));
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    for (const post of posts) {
+      const keys = keysOf.get(post.trace!);
+      expect(keys, `the trace of one of the requests: ${post.trace}`).toBeDefined();
+      expect(
+        keys!.some((key) => post.body.includes(key)),
+        `a read of trace ${post.trace}'s request`,
+      ).toBe(true);
+    }
+  }, 30_000);
 });
 
 describe("tracing off (no OTEL_* variable)", () => {
