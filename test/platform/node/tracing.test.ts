@@ -301,6 +301,37 @@ describe("tracing on: RPC batches that gather the reads of several requests", ()
   }, 30_000);
 });
 
+describe("tracing on: a request its client abandons", () => {
+  it("its server span says aborted, with no status, and still gets its route and request id", async () => {
+    const receiver = await startOtlpReceiver();
+    rpc.delayMs = 600;
+    const { entry, url } = await startTraced({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    try {
+      const abandoned = fetch(`${url}/resolve/traced.sol`, {
+        headers: { "x-request-id": "abandoned-request" },
+        signal: AbortSignal.timeout(150),
+      });
+      await expect(abandoned).rejects.toThrow();
+      // The handler's work ends once the RPC answers: its request line comes after the close.
+      await entry.waitFor(/"msg":"request".*"abandoned-request"|"abandoned-request".*"msg":"request"/);
+    } finally {
+      rpc.delayMs = 0;
+      await entry.stop();
+    }
+    const spans = receiver.spans();
+    await receiver.close();
+    const server = spans.filter((span) => span.kind === 2);
+    expect(server).toHaveLength(1);
+    expect(server[0]!.name).toBe("GET /resolve/:domain");
+    expect(server[0]!.attributes).toMatchObject({
+      "error.type": "aborted",
+      "http.route": "/resolve/:domain",
+      "sns_gateway.request_id": "abandoned-request",
+    });
+    expect(server[0]!.attributes["http.response.status_code"]).toBeUndefined();
+  }, 30_000);
+});
+
 describe("tracing off (no OTEL_* variable)", () => {
   it("nothing is exported, and RPC requests carry no traceparent, even when the client sent one", async () => {
     const receiver = await startOtlpReceiver();
