@@ -30,6 +30,8 @@ const SECRETS = ["keyuser", "keypass", "pathkey", "querykey", "overridepath", "o
 interface RecordingRpc {
   readonly port: number;
   readonly traceparents: (string | undefined)[];
+  /** Each request's `tracestate`, in step with `traceparents`. */
+  readonly tracestates: (string | undefined)[];
   /** Each request's body, in step with `traceparents`. */
   readonly bodies: string[];
   /** Milliseconds each answer is held back (0: none). */
@@ -40,9 +42,12 @@ interface RecordingRpc {
 async function startRecordingRpc(localnet: Localnet): Promise<RecordingRpc> {
   const traceparents: (string | undefined)[] = [];
   const bodies: string[] = [];
+  const tracestates: (string | undefined)[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const traceparent = incoming.headers.traceparent;
     traceparents.push(Array.isArray(traceparent) ? traceparent.join(", ") : traceparent);
+    const tracestate = incoming.headers.tracestate;
+    tracestates.push(Array.isArray(tracestate) ? tracestate.join(", ") : tracestate);
     const at = bodies.push("") - 1;
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -67,6 +72,7 @@ async function startRecordingRpc(localnet: Localnet): Promise<RecordingRpc> {
   const recording: RecordingRpc = {
     port: (server.address() as AddressInfo).port,
     traceparents,
+    tracestates,
     bodies,
     delayMs: 0,
     close: () =>
@@ -329,6 +335,75 @@ describe("tracing on: a request its client abandons", () => {
       "sns_gateway.request_id": "abandoned-request",
     });
     expect(server[0]!.attributes["http.response.status_code"]).toBeUndefined();
+  }, 30_000);
+});
+
+describe("tracing on: a client's traceparent or tracestate that is not valid", () => {
+  const ZERO_TRACE = "0".repeat(32);
+  const INVALID: readonly (readonly [string, Record<string, string>])[] = [
+    ["garbage", { traceparent: "not-a-traceparent" }],
+    ["an all-zero trace id", { traceparent: `00-${ZERO_TRACE}-${CLIENT_SPAN}-01` }],
+    ["version ff", { traceparent: `ff-${CLIENT_TRACE}-${CLIENT_SPAN}-01` }],
+    ["a traceparent too long", { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01-${"a".repeat(600)}` }],
+  ];
+
+  it("answers as usual in a new trace, and sends nothing of it on", async () => {
+    const receiver = await startOtlpReceiver();
+    const { entry, url } = await startTraced({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, RESOLVE_CACHE_TTL_MS: "0" });
+    const sent = new Map<string, (string | undefined)[]>();
+    try {
+      for (const [label, headers] of INVALID) {
+        const before = rpc.traceparents.length;
+        const answer = await request(url, "/resolve/traced.sol", {
+          headers: { ...headers, "x-request-id": label.replaceAll(" ", "-") },
+        });
+        expect(answer.status, label).toBe(200);
+        sent.set(label, rpc.traceparents.slice(before));
+      }
+    } finally {
+      await entry.stop();
+    }
+    const spans = receiver.spans();
+    await receiver.close();
+    for (const [label] of INVALID) {
+      const server = spans.find((span) => span.attributes["sns_gateway.request_id"] === label.replaceAll(" ", "-"));
+      expect(server, label).toBeDefined();
+      expect(server!.parentSpanId, label).toBe("");
+      expect([CLIENT_TRACE, ZERO_TRACE], label).not.toContain(server!.traceId);
+      const headers = sent.get(label)!;
+      expect(headers.length, label).toBeGreaterThan(0);
+      for (const header of headers)
+        expect(header, label).toMatch(new RegExp(`^00-${server!.traceId}-[0-9a-f]{16}-01$`));
+    }
+  }, 30_000);
+
+  it("a tracestate past the W3C limit is cut to 512 characters, a malformed one dropped: the trace goes on", async () => {
+    const receiver = await startOtlpReceiver();
+    const oversized = Array.from({ length: 40 }, (_, i) => `vendor${i}=${"v".repeat(10)}`).join(",");
+    expect(oversized.length).toBeGreaterThan(512);
+    const { entry, url } = await startTraced({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, RESOLVE_CACHE_TTL_MS: "0" });
+    const sent: { traceparents: (string | undefined)[]; tracestates: (string | undefined)[] }[] = [];
+    try {
+      for (const tracestate of [oversized, "=,not a member!"]) {
+        const before = rpc.traceparents.length;
+        const answer = await request(url, "/resolve/traced.sol", { headers: { traceparent: TRACEPARENT, tracestate } });
+        expect(answer.status).toBe(200);
+        sent.push({ traceparents: rpc.traceparents.slice(before), tracestates: rpc.tracestates.slice(before) });
+      }
+    } finally {
+      await entry.stop();
+    }
+    await receiver.close();
+    for (const { traceparents } of sent) {
+      expect(traceparents.length).toBeGreaterThan(0);
+      expect(traceparents.every((header) => header?.includes(CLIENT_TRACE))).toBe(true);
+    }
+    for (const header of sent[0]!.tracestates) {
+      expect(header!.length).toBeLessThanOrEqual(512);
+      expect(oversized.startsWith(header!)).toBe(true);
+    }
+    // No tracestate header at all, not an empty one.
+    expect(sent[1]!.tracestates.filter((header) => header !== undefined)).toEqual([]);
   }, 30_000);
 });
 
