@@ -149,6 +149,10 @@ describe("tracing on (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
         headers: { "x-request-id": "traced-request-3" },
       });
       expect(override.status).toBe(200);
+      await request(url, "/resolve/traced.sol", {
+        method: "PROPFIND",
+        headers: { "x-request-id": "traced-request-4" },
+      });
     } finally {
       // The spans are still batched: SIGTERM's drain exports them before the process exits.
       await entry.stop();
@@ -185,6 +189,16 @@ describe("tracing on (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     // Without a client traceparent, a trace of its own.
     expect(second!.traceId).not.toBe(CLIENT_TRACE);
     expect(second!.parentSpanId).toBe("");
+  });
+
+  it("a method outside the known set is _OTHER, with the original beside it; the span is named HTTP", () => {
+    const server = spans.find((span) => span.kind === 2 && span.attributes["http.request.method_original"]);
+    expect(server).toBeDefined();
+    expect(server!.name.startsWith("HTTP")).toBe(true);
+    expect(server!.attributes).toMatchObject({
+      "http.request.method": "_OTHER",
+      "http.request.method_original": "PROPFIND",
+    });
   });
 
   it("a resolution span, child of the request's server span, and RPC spans, children of the resolution", () => {

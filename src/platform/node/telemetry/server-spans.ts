@@ -52,10 +52,17 @@ export function aroundRequest({ tracer, contexts, propagator }: Spans) {
   return (listener: RequestListener): RequestListener =>
     (request: IncomingMessage, response: ServerResponse) => {
       const parent = propagator.extract(ROOT_CONTEXT, request, incomingGetter);
-      const method = httpMethodLabel(request.method ?? "GET");
+      const method = request.method ?? "GET";
+      const known = httpMethodLabel(method) !== "OTHER";
       const span = tracer.startSpan(
-        method,
-        { kind: SpanKind.SERVER, attributes: { "http.request.method": method } },
+        spanMethod(method),
+        {
+          kind: SpanKind.SERVER,
+          // Node's parser takes only the methods it knows: the original is one of those, never free text.
+          attributes: known
+            ? { "http.request.method": method }
+            : { "http.request.method": "_OTHER", "http.request.method_original": method },
+        },
         parent,
       );
       const state: ServerRequest = { span, answered: false };
@@ -86,6 +93,12 @@ export function aroundRequest({ tracer, contexts, propagator }: Spans) {
     };
 }
 
+/** A span name's method, as the HTTP semantic conventions name it: `HTTP` for one outside the known set. */
+function spanMethod(method: string): string {
+  const label = httpMethodLabel(method);
+  return label === "OTHER" ? "HTTP" : label;
+}
+
 function statusOn(span: Span, status: number): void {
   span.setAttribute("http.response.status_code", status);
   if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -104,7 +117,7 @@ export function requestLineSpans({ contexts }: Spans, logger: Logger): Logger {
     if (state && !state.answered) {
       state.answered = true;
       const { span } = state;
-      span.updateName(`${httpMethodLabel(line.method)} ${line.route}`);
+      span.updateName(`${spanMethod(line.method)} ${line.route}`);
       span.setAttributes({
         "http.route": line.route,
         "sns_gateway.request_id": line.reqId,
