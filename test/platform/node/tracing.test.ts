@@ -3,7 +3,12 @@ import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ledger, type Localnet, buildDomainAccounts, identity, startLocalnet } from "../../../src/localnet/index.js";
-import { TRACES_FLUSH_MS } from "../../../src/platform/node/gateway.js";
+import { loadConfig } from "../../../src/config.js";
+import { TRACES_FLUSH_MS, startGateway } from "../../../src/platform/node/gateway.js";
+import { loadTracing } from "../../../src/platform/node/telemetry/load-tracing.js";
+import { tracingSettingsFrom } from "../../../src/platform/node/telemetry/tracing-settings.js";
+import { createNodeTransports } from "../../../src/rpc/transport/undici.js";
+import { captureLog } from "../../../testkit/log-capture.js";
 import { type EntryProcess, holdPort, startEntry } from "../../../testkit/entry-process.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../../../testkit/otlp-receiver.js";
 import { request } from "../../../testkit/stack.js";
@@ -418,6 +423,29 @@ describe("tracing on: a client's traceparent or tracestate that is not valid", (
     }
     // No tracestate header at all, not an empty one.
     expect(sent[1]!.tracestates.filter((header) => header !== undefined)).toEqual([]);
+  }, 30_000);
+});
+
+describe("tracing on: a close that fails", () => {
+  it("still flushes the spans buffered", async () => {
+    const receiver = await startOtlpReceiver();
+    const log = captureLog();
+    const tracing = (await loadTracing(
+      tracingSettingsFrom({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+      "0.0.0",
+      log.logger,
+    ))!;
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", RPC_URL: rpcUrl, TOKENIZED_INDEX: "off" });
+    // RPC transports whose close fails: the gateway's dispose rejects.
+    const transports = () => {
+      const real = tracing.transports(createNodeTransports({ allowPrivate: true, interceptor: tracing.interceptor }));
+      return { ...real, close: () => real.close().then(() => Promise.reject(new Error("close failed"))) };
+    };
+    const gateway = await startGateway(config, log.logger, { transports }, tracing);
+    expect((await request(gateway.url, "/resolve/traced.sol")).status).toBe(200);
+    await expect(gateway.close()).rejects.toThrow("close failed");
+    expect(receiver.spans().some((span) => span.kind === 2)).toBe(true);
+    await receiver.close();
   }, 30_000);
 });
 
