@@ -295,7 +295,10 @@ describe("tracing on: RPC batches that gather the reads of several requests", ()
       const resolve = (i: number) =>
         request(url, `/resolve/${BATCHED[i]}.sol`, { headers: { traceparent: `00-${traces[i]}-${CLIENT_SPAN}-01` } });
       const first = resolve(0);
-      await new Promise((resolve) => setTimeout(resolve, 450));
+      // The second request comes once the first one's reads are in flight (held 300 ms by the RPC server).
+      while (!rpc.bodies.slice(before).some((body) => body.includes("getMultipleAccounts"))) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       const answers = await Promise.all([first, resolve(1)]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     } finally {
