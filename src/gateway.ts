@@ -132,7 +132,7 @@ function cutoffMemory(): CutoffMemory {
 
 const yieldByTimer = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-type EndpointsPlatform = Pick<Platform, "transports" | "telemetry" | "accelerators">;
+type EndpointsPlatform = Pick<Platform, "transports" | "telemetry" | "accelerators" | "tracer">;
 
 /**
  * Builds a function that makes one set of RPC endpoints of `config`; each set shares the health of the URLs
@@ -173,6 +173,7 @@ function endpointsOf(
         maxQueuedKeys: 100_000,
         ...(accelerators.defer && { defer: accelerators.defer }),
         ...(accelerators.settlePacing && { pacing: accelerators.settlePacing }),
+        ...(platform.tracer && { contexts: platform.tracer.contexts }),
       },
       transports: platform.transports(),
       telemetry,
@@ -188,7 +189,7 @@ export const indexWaitMs = (config: GatewayConfig): number => Math.ceil(config.r
 function tokenizedIndexOf(
   config: GatewayConfig,
   trusted: RpcEndpoint,
-  platform: Pick<Platform, "logger" | "telemetry">,
+  platform: Pick<Platform, "logger" | "telemetry" | "tracer">,
   store?: TokenizedRecordStore,
 ): TokenizedIndex {
   return new TokenizedIndex(trusted, {
@@ -198,6 +199,7 @@ function tokenizedIndexOf(
     logger: platform.logger,
     ...(store && { store }),
     ...(platform.telemetry && { telemetry: platform.telemetry }),
+    ...(platform.tracer && { contexts: platform.tracer.contexts }),
   });
 }
 

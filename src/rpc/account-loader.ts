@@ -1,6 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/chain.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
+import type { TraceContexts } from "../tracer.js";
 import { OverloadedError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { type RequestBudget, addPayer } from "./request-budget.js";
@@ -26,6 +27,12 @@ export interface AccountLoaderOptions {
   readonly defer?: Defer;
   /** How a batch reply's reads are settled; absent: all at once. */
   readonly pacing?: SettlePacing;
+  /**
+   * The trace context of each queued read, when tracing: a batch is posted in
+   * the context of its first read, not in that of whatever callback flushes it
+   * (a reply's settling carries the context of the request it was sent for).
+   */
+  readonly contexts?: TraceContexts;
 }
 
 export type Defer = (task: () => void) => () => void;
@@ -67,6 +74,8 @@ interface Pending {
   joiners?: RequestBudget[];
   /** Sent: who joins now only notes its slot (a repeat in `joiners` costs nothing then, so none is looked for). */
   sent: boolean;
+  /** The trace context it was asked in (AccountLoaderOptions.contexts); undefined when not tracing. */
+  readonly context: unknown;
   resolve(account: AccountData | null): void;
   reject(error: unknown): void;
 }
@@ -81,6 +90,8 @@ interface PendingCall {
   readonly budget: RequestBudget | undefined;
   /** As Pending's: requests sharing this call (a coalesced one) while it is queued. */
   joiners?: RequestBudget[];
+  /** As Pending's. */
+  readonly context: unknown;
   settle(outcome: RpcOutcome): void;
 }
 
@@ -149,7 +160,7 @@ export class AccountLoader {
       return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     const promise = new Promise<AccountData | null>((resolve, reject) => {
-      const pending: Pending = { key, budget, sent: false, resolve, reject };
+      const pending: Pending = { key, budget, sent: false, context: this.options.contexts?.capture(), resolve, reject };
       this.queue.push(pending);
       this.queuedByKey.set(key, pending);
     });
@@ -183,7 +194,7 @@ export class AccountLoader {
     }
     let pending!: PendingCall;
     const outcome = new Promise<RpcOutcome>((settle) => {
-      pending = { call, budget, settle };
+      pending = { call, budget, context: this.options.contexts?.capture(), settle };
       this.calls.push(pending);
     });
     this.telemetry.rpcQueueChanged(1);
@@ -273,8 +284,11 @@ export class AccountLoader {
     this.inFlight++;
     const payers = payersOf(groups, others);
     const traced = payers && tracesOf(payers, calls);
-    this.client
-      .batch(calls, payers)
+    const { contexts } = this.options;
+    const posted = contexts
+      ? contexts.runIn((taken[0] ?? others[0])!.context, () => this.client.batch(calls, payers))
+      : this.client.batch(calls, payers);
+    posted
       .then(
         (outcomes) => {
           if (traced) traced.settled(outcomes.every((outcome) => outcome.ok) ? "ok" : "some calls failed");

@@ -11,6 +11,7 @@ import { type TokenizedDomainSource, findWalletMints, scanRecordsOfMints } from 
 import { NO_TELEMETRY, type Telemetry, type TokenizedIndexFallback, type TokenizedIndexState } from "../telemetry.js";
 import { CompactRecordStore, RECORD_BYTES } from "./compact-records.js";
 import type { IndexProgress, RecordsBuild, TokenizedRecordStore } from "./record-store.js";
+import type { TraceContexts } from "../tracer.js";
 
 /** Newest tokenizer signatures read per catch-up; a longer backlog means a rebuild. */
 const BACKLOG_LIMIT = 200;
@@ -65,6 +66,12 @@ export interface TokenizedIndexOptions {
   readonly telemetry?: Telemetry;
   /** Where the rows live; absent: compact rows in this process. */
   readonly store?: TokenizedRecordStore;
+  /**
+   * When tracing: builds and catch-ups are the gateway's own work, shared by
+   * every request, and run in no request's trace even when one (a `/ready`
+   * probe, a `/domains` request, a retry timer set during one) starts them.
+   */
+  readonly contexts?: TraceContexts;
 }
 
 /**
@@ -372,7 +379,9 @@ export class TokenizedIndex implements MintIndex {
 
   /** `failsIndex`: whether its failure fails the index (false for `catchUpTo`'s). */
   private startCatchUp(slot: number, failsIndex = true): CatchUp {
-    const entry: CatchUp = { covers: slot, done: this.catchUp(slot) };
+    const { contexts } = this.options;
+    const done = contexts ? contexts.runIn(undefined, () => this.catchUp(slot)) : this.catchUp(slot);
+    const entry: CatchUp = { covers: slot, done };
     this.running = entry;
     entry.done.then(
       () => {
@@ -389,7 +398,8 @@ export class TokenizedIndex implements MintIndex {
 
   /** The one build under way, or a new one. */
   private build(): Promise<void> {
-    this.building ??= this.bootstrap().then(
+    const { contexts } = this.options;
+    this.building ??= (contexts ? contexts.runIn(undefined, () => this.bootstrap()) : this.bootstrap()).then(
       () => {
         this.building = undefined;
         this.setState("ready");

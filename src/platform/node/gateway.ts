@@ -137,7 +137,8 @@ export async function startGateway(
       closing ??= drainable
         .drain(config.shutdownGraceMs)
         .then(() => gateway.dispose())
-        .then(() => tracing?.shutdown(TRACES_FLUSH_MS));
+        // The spans still buffered are flushed however the rest of the close went.
+        .finally(() => tracing?.shutdown(TRACES_FLUSH_MS));
       return closing;
     },
   };

@@ -26,6 +26,15 @@ describe("tracing settings from the OTEL_* variables", () => {
     ).toEqual({ tracesUrl: "https://traces.example/custom", serviceName: "edge-gateway" });
   });
 
+  it("OTEL_EXPORTER_OTLP_ENDPOINT with a query: /v1/traces goes on the path, the query after it", () => {
+    expect(tracingSettingsFrom({ OTEL_EXPORTER_OTLP_ENDPOINT: "https://collector/otlp/?tenant=a" })?.tracesUrl).toBe(
+      "https://collector/otlp/v1/traces?tenant=a",
+    );
+    expect(tracingSettingsFrom({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318?x=1#f" })?.tracesUrl).toBe(
+      "http://collector:4318/v1/traces?x=1#f",
+    );
+  });
+
   it("OTEL_TRACES_EXPORTER=otlp alone: the default local receiver", () => {
     expect(tracingSettingsFrom({ OTEL_TRACES_EXPORTER: "otlp" })?.tracesUrl).toBe("http://localhost:4318/v1/traces");
   });

@@ -3,7 +3,12 @@ import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ledger, type Localnet, buildDomainAccounts, identity, startLocalnet } from "../../../src/localnet/index.js";
-import { TRACES_FLUSH_MS } from "../../../src/platform/node/gateway.js";
+import { loadConfig } from "../../../src/config.js";
+import { TRACES_FLUSH_MS, startGateway } from "../../../src/platform/node/gateway.js";
+import { loadTracing } from "../../../src/platform/node/telemetry/load-tracing.js";
+import { tracingSettingsFrom } from "../../../src/platform/node/telemetry/tracing-settings.js";
+import { createNodeTransports } from "../../../src/rpc/transport/undici.js";
+import { captureLog } from "../../../testkit/log-capture.js";
 import { type EntryProcess, holdPort, startEntry } from "../../../testkit/entry-process.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../../../testkit/otlp-receiver.js";
 import { request } from "../../../testkit/stack.js";
@@ -20,6 +25,9 @@ const CLIENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CLIENT_SPAN = "00f067aa0ba902b7";
 const TRACEPARENT = `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`;
 
+/** Names resolved by concurrent requests whose reads share RPC batches. */
+const BATCHED = ["batched-first", "batched-second"];
+
 /** Text of the RPC URLs that must never be exported: everything but the host. */
 const SECRETS = ["keyuser", "keypass", "pathkey", "querykey", "overridepath", "overridequery"];
 
@@ -27,39 +35,58 @@ const SECRETS = ["keyuser", "keypass", "pathkey", "querykey", "overridepath", "o
 interface RecordingRpc {
   readonly port: number;
   readonly traceparents: (string | undefined)[];
+  /** Each request's `tracestate`, in step with `traceparents`. */
+  readonly tracestates: (string | undefined)[];
+  /** Each request's body, in step with `traceparents`. */
+  readonly bodies: string[];
+  /** Milliseconds each answer is held back (0: none). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
 async function startRecordingRpc(localnet: Localnet): Promise<RecordingRpc> {
   const traceparents: (string | undefined)[] = [];
+  const bodies: string[] = [];
+  const tracestates: (string | undefined)[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const traceparent = incoming.headers.traceparent;
     traceparents.push(Array.isArray(traceparent) ? traceparent.join(", ") : traceparent);
+    const tracestate = incoming.headers.tracestate;
+    tracestates.push(Array.isArray(tracestate) ? tracestate.join(", ") : tracestate);
+    const at = bodies.push("") - 1;
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
-      void fetch(localnet.url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: Buffer.concat(chunks),
-      })
-        .then((answer) => answer.text())
-        .then((text) => {
-          outgoing.writeHead(200, { "content-type": "application/json" });
-          outgoing.end(text);
-        });
+      bodies[at] = Buffer.concat(chunks).toString();
+      const forward = () =>
+        void fetch(localnet.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: Buffer.concat(chunks),
+        })
+          .then((answer) => answer.text())
+          .then((text) => {
+            outgoing.writeHead(200, { "content-type": "application/json" });
+            outgoing.end(text);
+          });
+      if (recording.delayMs > 0) setTimeout(forward, recording.delayMs);
+      else forward();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
+  const recording: RecordingRpc = {
     port: (server.address() as AddressInfo).port,
     traceparents,
+    tracestates,
+    bodies,
+    delayMs: 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+  return recording;
 }
 
 let localnet: Localnet;
@@ -69,8 +96,8 @@ let overrideUrl: string;
 
 beforeAll(async () => {
   const ledger = new Ledger();
-  for (const { address, account } of buildDomainAccounts({ name: "traced", owner })) {
-    ledger.setAccount(address, account);
+  for (const name of ["traced", ...BATCHED]) {
+    for (const { address, account } of buildDomainAccounts({ name, owner })) ledger.setAccount(address, account);
   }
   localnet = await startLocalnet({ ledger });
   rpc = await startRecordingRpc(localnet);
@@ -127,6 +154,10 @@ describe("tracing on (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
         headers: { "x-request-id": "traced-request-3" },
       });
       expect(override.status).toBe(200);
+      await request(url, "/resolve/traced.sol", {
+        method: "PROPFIND",
+        headers: { "x-request-id": "traced-request-4" },
+      });
     } finally {
       // The spans are still batched: SIGTERM's drain exports them before the process exits.
       await entry.stop();
@@ -163,6 +194,16 @@ describe("tracing on (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     // Without a client traceparent, a trace of its own.
     expect(second!.traceId).not.toBe(CLIENT_TRACE);
     expect(second!.parentSpanId).toBe("");
+  });
+
+  it("a method outside the known set is _OTHER, with the original beside it; the span is named HTTP", () => {
+    const server = spans.find((span) => span.kind === 2 && span.attributes["http.request.method_original"]);
+    expect(server).toBeDefined();
+    expect(server!.name.startsWith("HTTP")).toBe(true);
+    expect(server!.attributes).toMatchObject({
+      "http.request.method": "_OTHER",
+      "http.request.method_original": "PROPFIND",
+    });
   });
 
   it("a resolution span, child of the request's server span, and RPC spans, children of the resolution", () => {
@@ -232,6 +273,183 @@ describe("tracing on (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     for (const secret of SECRETS) expect(text).not.toContain(secret);
     expect(text).not.toContain("/v2");
   });
+});
+
+describe("tracing on: RPC batches that gather the reads of several requests", () => {
+  it("each request's trace has its own RPC span; each batch carries the trace of a request whose reads it holds", async () => {
+    const receiver = await startOtlpReceiver();
+    const before = rpc.traceparents.length;
+    const traces = ["1".repeat(32), "2".repeat(32)];
+    const keysOf = new Map(
+      traces.map((trace, i) => [trace, buildDomainAccounts({ name: BATCHED[i]!, owner }).map((one) => one.address)]),
+    );
+    // One batch in flight at a time, answered after 300 ms: the second request's reads are queued while the
+    // first request's batch is in flight, and leave as that batch settles, in the first request's callbacks.
+    rpc.delayMs = 300;
+    const { entry, url } = await startTraced({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      RPC_MAX_IN_FLIGHT: "1",
+      BATCH_WINDOW_MS: "1000",
+    });
+    try {
+      const resolve = (i: number) =>
+        request(url, `/resolve/${BATCHED[i]}.sol`, { headers: { traceparent: `00-${traces[i]}-${CLIENT_SPAN}-01` } });
+      const first = resolve(0);
+      // The second request comes once the first one's reads are in flight (held 300 ms by the RPC server).
+      while (!rpc.bodies.slice(before).some((body) => body.includes("getMultipleAccounts"))) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const answers = await Promise.all([first, resolve(1)]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    } finally {
+      rpc.delayMs = 0;
+      await entry.stop();
+    }
+    const spans = receiver.spans();
+    await receiver.close();
+    for (const trace of traces) {
+      const reads = spans.filter(
+        (span) => span.traceId === trace && span.kind === 3 && span.attributes["rpc.method"] === "getMultipleAccounts",
+      );
+      expect(reads.length, `RPC spans in trace ${trace}`).toBeGreaterThan(0);
+    }
+    const posts = rpc.traceparents
+      .slice(before)
+      .map((header, i) => ({ trace: /^00-([0-9a-f]{32})-/.exec(header ?? "")?.[1], body: rpc.bodies[before + i]! }))
+      .filter((post) => post.body.includes("getMultipleAccounts"));
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    for (const post of posts) {
+      const keys = keysOf.get(post.trace!);
+      expect(keys, `the trace of one of the requests: ${post.trace}`).toBeDefined();
+      expect(
+        keys!.some((key) => post.body.includes(key)),
+        `a read of trace ${post.trace}'s request`,
+      ).toBe(true);
+    }
+  }, 30_000);
+});
+
+describe("tracing on: a request its client abandons", () => {
+  it("its server span says aborted, with no status, and still gets its route and request id", async () => {
+    const receiver = await startOtlpReceiver();
+    rpc.delayMs = 600;
+    const { entry, url } = await startTraced({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    try {
+      const abandoned = fetch(`${url}/resolve/traced.sol`, {
+        headers: { "x-request-id": "abandoned-request" },
+        signal: AbortSignal.timeout(150),
+      });
+      await expect(abandoned).rejects.toThrow();
+      // The handler's work ends once the RPC answers: its request line comes after the close.
+      await entry.waitFor(/"msg":"request".*"abandoned-request"|"abandoned-request".*"msg":"request"/);
+    } finally {
+      rpc.delayMs = 0;
+      await entry.stop();
+    }
+    const spans = receiver.spans();
+    await receiver.close();
+    const server = spans.filter((span) => span.kind === 2);
+    expect(server).toHaveLength(1);
+    expect(server[0]!.name).toBe("GET /resolve/:domain");
+    expect(server[0]!.attributes).toMatchObject({
+      "error.type": "aborted",
+      "http.route": "/resolve/:domain",
+      "sns_gateway.request_id": "abandoned-request",
+    });
+    expect(server[0]!.attributes["http.response.status_code"]).toBeUndefined();
+  }, 30_000);
+});
+
+describe("tracing on: a client's traceparent or tracestate that is not valid", () => {
+  const ZERO_TRACE = "0".repeat(32);
+  const INVALID: readonly (readonly [string, Record<string, string>])[] = [
+    ["garbage", { traceparent: "not-a-traceparent" }],
+    ["an all-zero trace id", { traceparent: `00-${ZERO_TRACE}-${CLIENT_SPAN}-01` }],
+    ["version ff", { traceparent: `ff-${CLIENT_TRACE}-${CLIENT_SPAN}-01` }],
+    ["a traceparent too long", { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01-${"a".repeat(600)}` }],
+  ];
+
+  it("answers as usual in a new trace, and sends nothing of it on", async () => {
+    const receiver = await startOtlpReceiver();
+    const { entry, url } = await startTraced({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, RESOLVE_CACHE_TTL_MS: "0" });
+    const sent = new Map<string, (string | undefined)[]>();
+    try {
+      for (const [label, headers] of INVALID) {
+        const before = rpc.traceparents.length;
+        const answer = await request(url, "/resolve/traced.sol", {
+          headers: { ...headers, "x-request-id": label.replaceAll(" ", "-") },
+        });
+        expect(answer.status, label).toBe(200);
+        sent.set(label, rpc.traceparents.slice(before));
+      }
+    } finally {
+      await entry.stop();
+    }
+    const spans = receiver.spans();
+    await receiver.close();
+    for (const [label] of INVALID) {
+      const server = spans.find((span) => span.attributes["sns_gateway.request_id"] === label.replaceAll(" ", "-"));
+      expect(server, label).toBeDefined();
+      expect(server!.parentSpanId, label).toBe("");
+      expect([CLIENT_TRACE, ZERO_TRACE], label).not.toContain(server!.traceId);
+      const headers = sent.get(label)!;
+      expect(headers.length, label).toBeGreaterThan(0);
+      for (const header of headers)
+        expect(header, label).toMatch(new RegExp(`^00-${server!.traceId}-[0-9a-f]{16}-01$`));
+    }
+  }, 30_000);
+
+  it("a tracestate past the W3C limit is cut to 512 characters, a malformed one dropped: the trace goes on", async () => {
+    const receiver = await startOtlpReceiver();
+    const oversized = Array.from({ length: 40 }, (_, i) => `vendor${i}=${"v".repeat(10)}`).join(",");
+    expect(oversized.length).toBeGreaterThan(512);
+    const { entry, url } = await startTraced({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, RESOLVE_CACHE_TTL_MS: "0" });
+    const sent: { traceparents: (string | undefined)[]; tracestates: (string | undefined)[] }[] = [];
+    try {
+      for (const tracestate of [oversized, "=,not a member!"]) {
+        const before = rpc.traceparents.length;
+        const answer = await request(url, "/resolve/traced.sol", { headers: { traceparent: TRACEPARENT, tracestate } });
+        expect(answer.status).toBe(200);
+        sent.push({ traceparents: rpc.traceparents.slice(before), tracestates: rpc.tracestates.slice(before) });
+      }
+    } finally {
+      await entry.stop();
+    }
+    await receiver.close();
+    for (const { traceparents } of sent) {
+      expect(traceparents.length).toBeGreaterThan(0);
+      expect(traceparents.every((header) => header?.includes(CLIENT_TRACE))).toBe(true);
+    }
+    for (const header of sent[0]!.tracestates) {
+      expect(header!.length).toBeLessThanOrEqual(512);
+      expect(oversized.startsWith(header!)).toBe(true);
+    }
+    // No tracestate header at all, not an empty one.
+    expect(sent[1]!.tracestates.filter((header) => header !== undefined)).toEqual([]);
+  }, 30_000);
+});
+
+describe("tracing on: a close that fails", () => {
+  it("still flushes the spans buffered", async () => {
+    const receiver = await startOtlpReceiver();
+    const log = captureLog();
+    const tracing = (await loadTracing(
+      tracingSettingsFrom({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+      "0.0.0",
+      log.logger,
+    ))!;
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", RPC_URL: rpcUrl, TOKENIZED_INDEX: "off" });
+    // RPC transports whose close fails: the gateway's dispose rejects.
+    const transports = () => {
+      const real = tracing.transports(createNodeTransports({ allowPrivate: true, interceptor: tracing.interceptor }));
+      return { ...real, close: () => real.close().then(() => Promise.reject(new Error("close failed"))) };
+    };
+    const gateway = await startGateway(config, log.logger, { transports }, tracing);
+    expect((await request(gateway.url, "/resolve/traced.sol")).status).toBe(200);
+    await expect(gateway.close()).rejects.toThrow("close failed");
+    expect(receiver.spans().some((span) => span.kind === 2)).toBe(true);
+    await receiver.close();
+  }, 30_000);
 });
 
 describe("tracing off (no OTEL_* variable)", () => {

@@ -1,4 +1,4 @@
-import { SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Context, ROOT_CONTEXT, SpanStatusCode, trace } from "@opentelemetry/api";
 import { SnsError } from "../../../sns/errors.js";
 import type { Tracer } from "../../../tracer.js";
 import { OUTCOME, type Spans, outcomeOfError } from "./spans.js";
@@ -12,6 +12,10 @@ import { OUTCOME, type Spans, outcomeOfError } from "./spans.js";
  */
 export function resolutionSpans({ tracer, contexts }: Spans): Tracer {
   return {
+    contexts: {
+      capture: () => contexts.active(),
+      runIn: (context, work) => contexts.with((context as Context | undefined) ?? ROOT_CONTEXT, work),
+    },
     resolution(registry, name, work, settled) {
       const parent = contexts.active();
       const attributes = { "sns.registry": registry, "sns.name": name };

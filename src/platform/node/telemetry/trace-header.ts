@@ -13,6 +13,9 @@ export function traceHeaderInterceptor({ contexts, propagator }: Spans): Dispatc
     function dispatchTraced(options, handler) {
       const carrier: Record<string, string> = {};
       propagator.inject(contexts.active(), carrier, defaultTextMapSetter);
+      // A client's tracestate the propagator dropped (past its 512 characters, or malformed) is injected
+      // as an empty value: no header at all is sent for it.
+      if (carrier.tracestate === "") delete carrier.tracestate;
       const added = Object.entries(carrier).flat();
       if (added.length === 0) return dispatch(options, handler);
       const { headers } = options;

@@ -42,8 +42,9 @@ export function tracingSettingsFrom(env: Env): TracingSettings | undefined {
   const tracesEndpoint = setting(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
   const endpoint = setting(env, "OTEL_EXPORTER_OTLP_ENDPOINT");
   if (exporters.length === 0 && tracesEndpoint === undefined && endpoint === undefined) return undefined;
-  // As the specification says: the signal's own endpoint is the URL itself, the general one gets /v1/traces.
-  const tracesUrl = tracesEndpoint ?? (endpoint ? `${endpoint.replace(/\/+$/, "")}/v1/traces` : DEFAULT_TRACES_URL);
+  // As the specification says: the signal's own endpoint is the URL itself, the general one gets /v1/traces
+  // appended to its path (before any query).
+  const tracesUrl = tracesEndpoint ?? (endpoint ? withTracesPath(endpoint) : DEFAULT_TRACES_URL);
   const name = tracesEndpoint ? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" : "OTEL_EXPORTER_OTLP_ENDPOINT";
   let parsed: URL;
   try {
@@ -55,4 +56,11 @@ export function tracingSettingsFrom(env: Env): TracingSettings | undefined {
     throw new ConfigError(`${name}: must be an http:// or https:// URL`);
   }
   return { tracesUrl, serviceName: setting(env, "OTEL_SERVICE_NAME") ?? DEFAULT_SERVICE_NAME };
+}
+
+/** `endpoint` with `/v1/traces` appended to its path, its query and fragment kept after it. */
+function withTracesPath(endpoint: string): string {
+  const split = endpoint.search(/[?#]/);
+  const [path, rest] = split < 0 ? [endpoint, ""] : [endpoint.slice(0, split), endpoint.slice(split)];
+  return `${path.replace(/\/+$/, "")}/v1/traces${rest}`;
 }
