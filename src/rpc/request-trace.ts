@@ -8,7 +8,11 @@ import type { RequestBudget } from "./request-budget.js";
  * reads 4,000 accounts or more, and its trace stays within tens of
  * kilobytes; what is left out is counted (`omitted`).
  */
-export const TRACE_LIMITS = { reads: 200, steps: 200, posts: 50, names: 100, attempts: 8 } as const;
+export const TRACE_LIMITS = { reads: 200, steps: 200, posts: 50, names: 100, attempts: 8, nameLength: 256 } as const;
+
+/** A name as the trace keeps it: names have no length limit, so a longer one is cut (and ends in "…"). */
+const shortName = (name: string): string =>
+  name.length > TRACE_LIMITS.nameLength ? `${name.slice(0, TRACE_LIMITS.nameLength)}…` : name;
 
 /** One account read the request's answer used. */
 interface ReadEntry {
@@ -89,7 +93,7 @@ export class RequestTrace implements ResolutionSteps {
   }
 
   step(name: string, what: string, outcome: string): void {
-    if (this.steps.length < TRACE_LIMITS.steps) this.steps.push({ name, step: what, outcome });
+    if (this.steps.length < TRACE_LIMITS.steps) this.steps.push({ name: shortName(name), step: what, outcome });
     else this.omitted.steps++;
   }
 
@@ -104,7 +108,7 @@ export class RequestTrace implements ResolutionSteps {
       this.omitted.names++;
       return;
     }
-    const entry: NameEntry = { name, cache: outcome };
+    const entry: NameEntry = { name: shortName(name), cache: outcome };
     if (ageSeconds !== undefined) (entry as { ageSeconds?: number }).ageSeconds = ageSeconds;
     if (slot !== undefined && slot !== Infinity) (entry as { slot?: number }).slot = slot;
     this.names.push(entry);

@@ -210,6 +210,20 @@ describe("?trace=1 without the resolve cache", () => {
     });
     expect(traced.headers.get("cache-control")).toBe("no-store");
   });
+
+  it("bulk: a long name is cut to 256 characters wherever the trace says it, so the trace stays small", async () => {
+    const long = `${"x".repeat(250_000)}.sol`;
+    const post = (path: string) => stack.get(path, { method: "POST", body: JSON.stringify({ domains: [long] }) });
+    const plain = await post("/resolve");
+    const traced = await post("/resolve?trace=1");
+    expect(traced.status).toBe(plain.status);
+    expect((traced.body as { result: unknown }).result).toEqual((plain.body as { result: unknown }).result);
+    expect(traced.text.length).toBeLessThan(plain.text.length + 16 * 1024);
+    const trace = traceOf(traced);
+    const said = [...trace.decision.map((step) => step.name), ...(trace.names ?? []).map((entry) => entry.name)];
+    expect(said.length).toBeGreaterThan(0);
+    for (const name of said) expect(name).toBe(`${"x".repeat(256)}…`);
+  });
 });
 
 describe("?trace=1 with the resolve cache on", () => {
