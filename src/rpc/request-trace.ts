@@ -45,6 +45,9 @@ interface PostEntry {
   readonly calls: Record<string, number>;
   /** Account keys asked for by its getMultipleAccounts calls. */
   readonly keys: number;
+  /** Other requests paid for it too: `calls` and `keys` count theirs as well, `ownCalls` this request's. */
+  readonly shared?: true;
+  readonly ownCalls?: number;
   ms?: number;
   outcome?: string;
   readonly attempts: AttemptEntry[];
@@ -135,8 +138,15 @@ export class RequestTrace implements ResolutionSteps {
     this.reads.push(entry as unknown as ReadEntry);
   }
 
-  /** A post of `calls` about to be sent; `payers` (the post's payer map) names it for its attempts. */
-  postSent(payers: object, calls: readonly { readonly method: string; readonly params: readonly unknown[] }[]): void {
+  /**
+   * A post of `calls` about to be sent; `payers` (the post's payer map) names it for its attempts.
+   * `ownCalls`: when other requests pay for it too, how many of its calls carry this request's reads.
+   */
+  postSent(
+    payers: object,
+    calls: readonly { readonly method: string; readonly params: readonly unknown[] }[],
+    ownCalls?: number,
+  ): void {
     if (this.posts.length >= TRACE_LIMITS.posts) {
       this.omitted.posts++;
       return;
@@ -147,7 +157,10 @@ export class RequestTrace implements ResolutionSteps {
       byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
       if (call.method === "getMultipleAccounts" && Array.isArray(call.params[0])) keys += call.params[0].length;
     }
-    const entry: PostEntry = { calls: byMethod, keys, attempts: [] };
+    const entry: PostEntry =
+      ownCalls === undefined
+        ? { calls: byMethod, keys, attempts: [] }
+        : { calls: byMethod, keys, shared: true, ownCalls, attempts: [] };
     this.posts.push(entry);
     this.postsByPayers.set(payers, entry);
   }

@@ -323,3 +323,42 @@ describeOnNode("?trace=1 beside concurrent requests for the same name", () => {
     }
   });
 });
+
+// One post in flight at a time: reads queued meanwhile go out together, whichever requests asked for them.
+describeOnNode("?trace=1 beside other requests' reads in the same post", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      RESOLVE_CACHE_TTL_MS: "0",
+      RPC_MAX_IN_FLIGHT: "1",
+      BATCH_WINDOW_MS: "1000",
+    });
+  });
+  afterAll(() => stack?.close());
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("a post that also carried another request's calls says shared, with this request's own calls", async () => {
+    stack.localnet.setLatency(300);
+    try {
+      const untraced = stack.get("/resolve/bonfida.sns");
+      await sleep(100);
+      const traced = await stack.get("/resolve/plain.sns?trace=1");
+      expect((await untraced).status).toBe(200);
+      const posts = traceOf(traced).rpc.posts as readonly {
+        shared?: boolean;
+        ownCalls?: number;
+        calls: Record<string, number>;
+      }[];
+      const shared = posts.filter((post) => post.shared === true);
+      expect(shared.length).toBeGreaterThan(0);
+      for (const post of shared) {
+        const calls = Object.values(post.calls).reduce((a, b) => a + b, 0);
+        expect(post.ownCalls).toBeGreaterThanOrEqual(1);
+        expect(post.ownCalls).toBeLessThanOrEqual(calls);
+      }
+      for (const post of posts) if (post.shared !== true) expect(post.ownCalls).toBeUndefined();
+    } finally {
+      stack.localnet.setLatency(0);
+    }
+  });
+});
