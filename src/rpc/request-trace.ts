@@ -83,6 +83,11 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 export class RequestTrace implements ResolutionSteps {
   private readonly roles = new Map<string, string>();
   private readonly reads: ReadEntry[] = [];
+  /**
+   * The keys listed in `reads`: a request that joins another's read already sent is listed as often
+   * as it joins it (account-loader.ts looks for no repeat then), so each key is listed once here.
+   */
+  private readonly readKeys = new Set<string>();
   private readonly steps: StepEntry[] = [];
   private readonly posts: PostEntry[] = [];
   private readonly names: NameEntry[] = [];
@@ -124,6 +129,7 @@ export class RequestTrace implements ResolutionSteps {
 
   /** An account read settled for this request: its own, or `shared` with others. */
   read(key: string, account: AccountData | null, slot: number, shared: boolean): void {
+    if (this.readKeys.has(key)) return;
     if (this.reads.length >= TRACE_LIMITS.reads) {
       this.omitted.reads++;
       return;
@@ -135,6 +141,7 @@ export class RequestTrace implements ResolutionSteps {
     }
     if (slot > 0) entry.slot = slot;
     if (shared) entry.shared = true;
+    this.readKeys.add(key);
     this.reads.push(entry as unknown as ReadEntry);
   }
 

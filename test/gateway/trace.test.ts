@@ -361,4 +361,26 @@ describeOnNode("?trace=1 beside other requests' reads in the same post", () => {
       stack.localnet.setLatency(0);
     }
   });
+
+  it("a key the request joins twice (two of its names read it while another request's read is sent) is listed once", async () => {
+    // The .sol cutoff known not reached first, so plain.sol goes on at once as plain.sns does.
+    expect((await stack.get("/resolve/plain.sol")).status).toBe(200);
+    stack.localnet.setLatency(300);
+    try {
+      // A traced resolution is joined by no one: each of these reads plain's accounts itself.
+      const other = stack.get("/resolve/plain.sns?trace=1");
+      await sleep(100);
+      const traced = await stack.get("/resolve?trace=1", {
+        method: "POST",
+        body: JSON.stringify({ domains: ["plain.sns", "plain.sol"] }),
+      });
+      expect((await other).status).toBe(200);
+      expect(traced.status).toBe(200);
+      const keys = traceOf(traced).reads.map((read) => read.key);
+      expect(keys.length).toBeGreaterThan(0);
+      expect(new Set(keys).size).toBe(keys.length);
+    } finally {
+      stack.localnet.setLatency(0);
+    }
+  });
 });
