@@ -127,6 +127,13 @@ export class RequestTrace implements ResolutionSteps {
     if (this.notes.length < 8 && !this.notes.includes(text)) this.notes.push(text);
   }
 
+  /** The request waited on the `.sol` cutoff slot read (sol-cutoff-gate.ts): one call shared by all who wait on it. */
+  cutoffRead(url: string): void {
+    this.note(
+      `.sol cutoff: the finalized slot was read (getSlot at ${hostsOf(url).join(",")}) by one call shared with every request waiting on it; it is not among the posts`,
+    );
+  }
+
   /** An account read settled for this request: its own, or `shared` with others. */
   read(key: string, account: AccountData | null, slot: number, shared: boolean): void {
     if (this.readKeys.has(key)) return;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
+import { SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
 import { getAsHost } from "../../testkit/host-request.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { type Answer, type Stack, describeOnNode, startStack } from "../../testkit/stack.js";
@@ -209,6 +210,15 @@ describe("?trace=1 without the resolve cache", () => {
       outcome: "refused: 3 labels before the suffix (1 or 2 allowed)",
     });
     expect(traced.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("a .sol name that waited on the cutoff slot read says so: getSlot, at the endpoint's host, shared", async () => {
+    // One slot before the cutoff: no finalized slot may be reused, so every .sol request reads one first.
+    stack.localnet.ledger.slot = SOL_TLD_CUTOFF_SLOT - 1;
+    const trace = traceOf(await stack.get("/resolve/dex.bonfida.sol?trace=1"));
+    const host = new URL(stack.localnet.url).host;
+    expect(trace.notes).toContainEqual(expect.stringMatching(/^\.sol cutoff: .*getSlot at .*shared/));
+    expect(trace.notes?.find((note) => note.startsWith(".sol cutoff"))).toContain(host);
   });
 
   it("bulk: a long name is cut to 256 characters wherever the trace says it, so the trace stays small", async () => {
