@@ -383,7 +383,9 @@ function tracesOf(
   for (const budget of payers.keys()) if (budget.trace !== undefined) (traced ??= []).push(budget);
   if (!traced) return undefined;
   const sentAt = performance.now();
-  for (const budget of traced) budget.trace!.postSent(payers, calls);
+  // With more than one payer the post carries other requests' calls and keys too: said, with this one's share.
+  const shared = payers.size > 1;
+  for (const budget of traced) budget.trace!.postSent(payers, calls, shared ? payers.get(budget) : undefined);
   return {
     settled(outcome) {
       for (const budget of traced) budget.trace!.postSettled(payers, performance.now() - sentAt, outcome);

@@ -8,7 +8,11 @@ import type { RequestBudget } from "./request-budget.js";
  * reads 4,000 accounts or more, and its trace stays within tens of
  * kilobytes; what is left out is counted (`omitted`).
  */
-export const TRACE_LIMITS = { reads: 200, steps: 200, posts: 50, names: 100, attempts: 8 } as const;
+export const TRACE_LIMITS = { reads: 200, steps: 200, posts: 50, names: 100, attempts: 8, nameLength: 256 } as const;
+
+/** A name as the trace keeps it: names have no length limit, so a longer one is cut (and ends in "…"). */
+const shortName = (name: string): string =>
+  name.length > TRACE_LIMITS.nameLength ? `${name.slice(0, TRACE_LIMITS.nameLength)}…` : name;
 
 /** One account read the request's answer used. */
 interface ReadEntry {
@@ -41,6 +45,9 @@ interface PostEntry {
   readonly calls: Record<string, number>;
   /** Account keys asked for by its getMultipleAccounts calls. */
   readonly keys: number;
+  /** Other requests paid for it too: `calls` and `keys` count theirs as well, `ownCalls` this request's. */
+  readonly shared?: true;
+  readonly ownCalls?: number;
   ms?: number;
   outcome?: string;
   readonly attempts: AttemptEntry[];
@@ -76,6 +83,11 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 export class RequestTrace implements ResolutionSteps {
   private readonly roles = new Map<string, string>();
   private readonly reads: ReadEntry[] = [];
+  /**
+   * The keys listed in `reads`: a request that joins another's read already sent is listed as often
+   * as it joins it (account-loader.ts looks for no repeat then), so each key is listed once here.
+   */
+  private readonly readKeys = new Set<string>();
   private readonly steps: StepEntry[] = [];
   private readonly posts: PostEntry[] = [];
   private readonly names: NameEntry[] = [];
@@ -89,7 +101,7 @@ export class RequestTrace implements ResolutionSteps {
   }
 
   step(name: string, what: string, outcome: string): void {
-    if (this.steps.length < TRACE_LIMITS.steps) this.steps.push({ name, step: what, outcome });
+    if (this.steps.length < TRACE_LIMITS.steps) this.steps.push({ name: shortName(name), step: what, outcome });
     else this.omitted.steps++;
   }
 
@@ -104,7 +116,7 @@ export class RequestTrace implements ResolutionSteps {
       this.omitted.names++;
       return;
     }
-    const entry: NameEntry = { name, cache: outcome };
+    const entry: NameEntry = { name: shortName(name), cache: outcome };
     if (ageSeconds !== undefined) (entry as { ageSeconds?: number }).ageSeconds = ageSeconds;
     if (slot !== undefined && slot !== Infinity) (entry as { slot?: number }).slot = slot;
     this.names.push(entry);
@@ -115,8 +127,16 @@ export class RequestTrace implements ResolutionSteps {
     if (this.notes.length < 8 && !this.notes.includes(text)) this.notes.push(text);
   }
 
+  /** The request waited on the `.sol` cutoff slot read (sol-cutoff-gate.ts): one call shared by all who wait on it. */
+  cutoffRead(url: string): void {
+    this.note(
+      `.sol cutoff: the finalized slot was read (getSlot at ${hostsOf(url).join(",")}) by one call shared with every request waiting on it; it is not among the posts`,
+    );
+  }
+
   /** An account read settled for this request: its own, or `shared` with others. */
   read(key: string, account: AccountData | null, slot: number, shared: boolean): void {
+    if (this.readKeys.has(key)) return;
     if (this.reads.length >= TRACE_LIMITS.reads) {
       this.omitted.reads++;
       return;
@@ -128,11 +148,19 @@ export class RequestTrace implements ResolutionSteps {
     }
     if (slot > 0) entry.slot = slot;
     if (shared) entry.shared = true;
+    this.readKeys.add(key);
     this.reads.push(entry as unknown as ReadEntry);
   }
 
-  /** A post of `calls` about to be sent; `payers` (the post's payer map) names it for its attempts. */
-  postSent(payers: object, calls: readonly { readonly method: string; readonly params: readonly unknown[] }[]): void {
+  /**
+   * A post of `calls` about to be sent; `payers` (the post's payer map) names it for its attempts.
+   * `ownCalls`: when other requests pay for it too, how many of its calls carry this request's reads.
+   */
+  postSent(
+    payers: object,
+    calls: readonly { readonly method: string; readonly params: readonly unknown[] }[],
+    ownCalls?: number,
+  ): void {
     if (this.posts.length >= TRACE_LIMITS.posts) {
       this.omitted.posts++;
       return;
@@ -143,7 +171,10 @@ export class RequestTrace implements ResolutionSteps {
       byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
       if (call.method === "getMultipleAccounts" && Array.isArray(call.params[0])) keys += call.params[0].length;
     }
-    const entry: PostEntry = { calls: byMethod, keys, attempts: [] };
+    const entry: PostEntry =
+      ownCalls === undefined
+        ? { calls: byMethod, keys, attempts: [] }
+        : { calls: byMethod, keys, shared: true, ownCalls, attempts: [] };
     this.posts.push(entry);
     this.postsByPayers.set(payers, entry);
   }

@@ -128,9 +128,16 @@ export class Resolver implements BulkResolvable {
     if (!this.readsSrs(domain)) return this.resolve(endpoint, domain);
     this.hit = undefined;
     const srs = sideOf(() => this.shared(Registry.Srs, endpoint, domain.name));
+    const srsHit = this.hit;
+    const srsRefreshing = this.hitRefreshing;
     const sns = sideOf(() => this.shared(Registry.Sns, endpoint, domain.name));
     const name = `${domain.name}${SOL_TLD}`;
-    if (!(srs instanceof Promise) && !(sns instanceof Promise)) return agreed(name, srs, sns);
+    if (!(srs instanceof Promise) && !(sns instanceof Promise)) {
+      // Answered from both entries: it is as old as the older and read at the lower slot of the two.
+      this.hit = olderOf(srsHit, this.hit);
+      this.hitRefreshing ||= srsRefreshing;
+      return agreed(name, srs, sns);
+    }
     return Promise.all([srs, sns]).then(([a, b]) => agreed(name, a, b));
   }
 
@@ -164,7 +171,7 @@ export class Resolver implements BulkResolvable {
    * The cache entry the answer `resolve` (or `safeResolve`) just gave at once
    * came from: read right after it returned a string, before anything else
    * runs (with SRS on, `safeResolve` of a `.sol` name answers from two
-   * entries; this is the last one).
+   * entries; this is the older of them, at the lower slot: `olderOf`).
    */
   get lastHit(): CacheEntry | undefined {
     return this.hit;
@@ -347,4 +354,16 @@ export class Resolver implements BulkResolvable {
       steps: trace,
     });
   }
+}
+
+/**
+ * Of two entries one answer came from, the one that says it: its slot the
+ * lower of theirs and its read time the older (a new entry only when each
+ * is lower in one of them).
+ */
+function olderOf(a: CacheEntry | undefined, b: CacheEntry | undefined): CacheEntry | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  if (a.slot <= b.slot && a.readAt <= b.readAt) return a;
+  if (b.slot <= a.slot && b.readAt <= a.readAt) return b;
+  return { ...a, slot: Math.min(a.slot, b.slot), readAt: Math.min(a.readAt, b.readAt) };
 }

@@ -37,6 +37,7 @@ export function tracedTldGate(
     told();
     return undefined;
   }
+  trace.cutoffRead(endpoint.url);
   return gate.then(told, (error: unknown) => {
     told();
     throw error;

@@ -190,3 +190,34 @@ describe("slots of answers served from the resolve cache", () => {
     expect(hit.headers.get("age")).not.toBeNull();
   });
 });
+
+describe("/safe-resolve with SRS on: an answer from two cache entries", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      RESOLVE_CACHE_TTL_MS: "60000",
+      SOL_SRS_RESOLUTION: "on",
+    });
+  });
+  afterAll(() => stack?.close());
+
+  it("says the lower slot and the older entry's Age, one name (GET) or many (POST)", async () => {
+    // `/resolve` caches the SRS side at one slot; `/safe-resolve` then reads the name-service side later.
+    stack.localnet.ledger.slot = 300_500_000;
+    expect(slotOf(await stack.get("/resolve/plain.sol"))).toBe(300_500_000);
+    await sleep(2100);
+    stack.localnet.ledger.slot = 300_600_000;
+    const half = await stack.get("/safe-resolve/plain.sol");
+    expect(half.status).toBe(200);
+    expect(slotOf(half)).toBe(300_500_000);
+    // Both sides from the cache now: the older (lower-slot) entry decides the slot and the Age.
+    const hit = await stack.get("/safe-resolve/plain.sol");
+    expect(hit.status).toBe(200);
+    expect(slotOf(hit)).toBe(300_500_000);
+    expect(Number(hit.headers.get("age"))).toBeGreaterThanOrEqual(2);
+    const bulk = await postNames(stack, "/safe-resolve", ["plain.sol"]);
+    expect(bulk.status).toBe(200);
+    expect((bulk.body as { result: BulkItem[] }).result.map((item) => item.slot)).toEqual([300_500_000]);
+    expect(slotOf(bulk)).toBe(300_500_000);
+  });
+});

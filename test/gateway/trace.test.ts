@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
+import { SOL_TLD_CUTOFF_SLOT } from "../../src/sns/constants.js";
 import { getAsHost } from "../../testkit/host-request.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { type Answer, type Stack, describeOnNode, startStack } from "../../testkit/stack.js";
@@ -210,6 +211,29 @@ describe("?trace=1 without the resolve cache", () => {
     });
     expect(traced.headers.get("cache-control")).toBe("no-store");
   });
+
+  it("a .sol name that waited on the cutoff slot read says so: getSlot, at the endpoint's host, shared", async () => {
+    // One slot before the cutoff: no finalized slot may be reused, so every .sol request reads one first.
+    stack.localnet.ledger.slot = SOL_TLD_CUTOFF_SLOT - 1;
+    const trace = traceOf(await stack.get("/resolve/dex.bonfida.sol?trace=1"));
+    const host = new URL(stack.localnet.url).host;
+    expect(trace.notes).toContainEqual(expect.stringMatching(/^\.sol cutoff: .*getSlot at .*shared/));
+    expect(trace.notes?.find((note) => note.startsWith(".sol cutoff"))).toContain(host);
+  });
+
+  it("bulk: a long name is cut to 256 characters wherever the trace says it, so the trace stays small", async () => {
+    const long = `${"x".repeat(250_000)}.sol`;
+    const post = (path: string) => stack.get(path, { method: "POST", body: JSON.stringify({ domains: [long] }) });
+    const plain = await post("/resolve");
+    const traced = await post("/resolve?trace=1");
+    expect(traced.status).toBe(plain.status);
+    expect((traced.body as { result: unknown }).result).toEqual((plain.body as { result: unknown }).result);
+    expect(traced.text.length).toBeLessThan(plain.text.length + 16 * 1024);
+    const trace = traceOf(traced);
+    const said = [...trace.decision.map((step) => step.name), ...(trace.names ?? []).map((entry) => entry.name)];
+    expect(said.length).toBeGreaterThan(0);
+    for (const name of said) expect(name).toBe(`${"x".repeat(256)}…`);
+  });
 });
 
 describe("?trace=1 with the resolve cache on", () => {
@@ -304,6 +328,67 @@ describeOnNode("?trace=1 beside concurrent requests for the same name", () => {
       expect(await answers("coalesced")).toBe(coalescedBefore);
       expect(stack.localnet.stats.methods.getMultipleAccounts).toBe(1);
       expect(trace.reads.every((read) => (read as { shared?: boolean }).shared === true)).toBe(true);
+    } finally {
+      stack.localnet.setLatency(0);
+    }
+  });
+});
+
+// One post in flight at a time: reads queued meanwhile go out together, whichever requests asked for them.
+describeOnNode("?trace=1 beside other requests' reads in the same post", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), {
+      RESOLVE_CACHE_TTL_MS: "0",
+      RPC_MAX_IN_FLIGHT: "1",
+      BATCH_WINDOW_MS: "1000",
+    });
+  });
+  afterAll(() => stack?.close());
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("a post that also carried another request's calls says shared, with this request's own calls", async () => {
+    stack.localnet.setLatency(300);
+    try {
+      const untraced = stack.get("/resolve/bonfida.sns");
+      await sleep(100);
+      const traced = await stack.get("/resolve/plain.sns?trace=1");
+      expect((await untraced).status).toBe(200);
+      const posts = traceOf(traced).rpc.posts as readonly {
+        shared?: boolean;
+        ownCalls?: number;
+        calls: Record<string, number>;
+      }[];
+      const shared = posts.filter((post) => post.shared === true);
+      expect(shared.length).toBeGreaterThan(0);
+      for (const post of shared) {
+        const calls = Object.values(post.calls).reduce((a, b) => a + b, 0);
+        expect(post.ownCalls).toBeGreaterThanOrEqual(1);
+        expect(post.ownCalls).toBeLessThanOrEqual(calls);
+      }
+      for (const post of posts) if (post.shared !== true) expect(post.ownCalls).toBeUndefined();
+    } finally {
+      stack.localnet.setLatency(0);
+    }
+  });
+
+  it("a key the request joins twice (two of its names read it while another request's read is sent) is listed once", async () => {
+    // The .sol cutoff known not reached first, so plain.sol goes on at once as plain.sns does.
+    expect((await stack.get("/resolve/plain.sol")).status).toBe(200);
+    stack.localnet.setLatency(300);
+    try {
+      // A traced resolution is joined by no one: each of these reads plain's accounts itself.
+      const other = stack.get("/resolve/plain.sns?trace=1");
+      await sleep(100);
+      const traced = await stack.get("/resolve?trace=1", {
+        method: "POST",
+        body: JSON.stringify({ domains: ["plain.sns", "plain.sol"] }),
+      });
+      expect((await other).status).toBe(200);
+      expect(traced.status).toBe(200);
+      const keys = traceOf(traced).reads.map((read) => read.key);
+      expect(keys.length).toBeGreaterThan(0);
+      expect(new Set(keys).size).toBe(keys.length);
     } finally {
       stack.localnet.setLatency(0);
     }

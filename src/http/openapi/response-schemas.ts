@@ -14,6 +14,11 @@ const TraceRead = z.object({
 const TracePost = z.object({
   calls: z.record(z.string(), z.number().int()).describe("JSON-RPC calls of the post, by method."),
   keys: z.number().int().describe("Account keys its getMultipleAccounts calls asked for."),
+  shared: z
+    .literal(true)
+    .optional()
+    .describe("Other requests' calls went in it too: `calls` and `keys` count theirs as well."),
+  ownCalls: z.number().int().optional().describe("With `shared`: how many of its calls carried this request's reads."),
   attempts: z
     .array(
       z.object({

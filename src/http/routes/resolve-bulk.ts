@@ -187,7 +187,7 @@ async function resolveItems(
       domain = checkDomain(raw);
     } catch (error) {
       items.push(failedItem(raw, error));
-      c.get("trace")?.step(raw.slice(0, 256), "validation", `refused: ${(error as Error).message}`);
+      c.get("trace")?.step(raw, "validation", `refused: ${(error as Error).message}`);
       continue;
     }
     const id = `${domain.name}${domain.tld}`;
