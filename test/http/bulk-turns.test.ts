@@ -22,7 +22,7 @@ const POSTS = 2;
  * owner) at once: 526–956 ms over 5 runs on a loaded 2-core machine (load
  * average 6), with 14–17 GETs answered; after, 120–184 ms with 55–65.
  */
-const BOUND_MS = 350;
+const BOUND_MS = 400;
 
 const generated = generateStates(createRng(71), N * POSTS + 1, {
   labels: ["owner/on-curve"],
