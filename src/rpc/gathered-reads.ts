@@ -3,8 +3,6 @@ import type { AccountData, TokenAmountEntry } from "../sns/chain.js";
 import type { RpcEndpoint } from "./endpoint.js";
 import { type NextTurn, TimeSlices } from "./time-slices.js";
 
-export type { NextTurn } from "./time-slices.js";
-
 /** A read waiting to be sent: sends it and settles the caller's promise with its outcome. */
 type HeldRead = () => void;
 

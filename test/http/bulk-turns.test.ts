@@ -19,8 +19,8 @@ const POSTS = 2;
  * localnet's turns too, in this process). Before the resolutions' starts and
  * the hand-over of settled reads were sliced, one turn ran every name's
  * continuation (a V1 SOL record's signature check, a curve check of the
- * owner) at once: 526–956 ms over 5 runs on a loaded 2-core machine (load
- * average 6), with 14–17 GETs answered; after, 120–184 ms with 55–65.
+ * owner) at once: 526–956 ms over 6 runs on a loaded 2-core machine (load
+ * average 6), with 14–23 GETs answered; after, 120–184 ms over 7, with 54–65.
  */
 const BOUND_MS = 400;
 
