@@ -1,9 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { AccountData, TokenAmountEntry } from "../sns/chain.js";
 import type { RpcEndpoint } from "./endpoint.js";
-
-/** Lets the event loop run once; resolves on a later turn. */
-export type NextTurn = () => Promise<void>;
+import { type NextTurn, TimeSlices } from "./time-slices.js";
 
 /** A read waiting to be sent: sends it and settles the caller's promise with its outcome. */
 type HeldRead = () => void;
@@ -11,16 +9,29 @@ type HeldRead = () => void;
 /** What a gathering view keeps beside the endpoint it wraps. */
 interface Gathering {
   held: HeldRead[];
-  /** This view's reads sent and not yet settled. */
+  /** This view's reads sent and not yet handed to their readers. */
   inFlight: number;
   /** A release is waiting for the next turn. */
   releasing: boolean;
+  /** Reads are still being asked for over several turns (GatheredReads.open): none leaves yet. */
+  closed: boolean;
+  /** Settled reads not yet handed to their readers, in the order they settled. */
+  arrived: (() => void)[];
+  /** `arrived` is being worked through. */
+  delivering: boolean;
   readonly target: RpcEndpoint;
   readonly nextTurn: NextTurn;
 }
 
 interface GatheredView extends RpcEndpoint {
   readonly gathering: Gathering;
+}
+
+/** A gathering view, and how to let its reads leave once every first read has been asked for. */
+export interface GatheredReads {
+  readonly endpoint: RpcEndpoint;
+  /** Lets held reads leave (on the next turn, as always); until then they wait, however many turns pass. */
+  open(): void;
 }
 
 /**
@@ -33,16 +44,39 @@ interface GatheredView extends RpcEndpoint {
  * each part of that reply is settled (account-loader.ts paces a large reply
  * over several turns, and the calls of one round come back in several
  * batches): many small calls instead of a few full ones. Reads asked for in
- * one turn leave together, so round trips stay the reads' causal depth.
+ * one turn leave together, so round trips stay the reads' causal depth;
+ * reads asked for over several turns (a thousand names started a slice at a
+ * time) leave together once `open` is called. Settled reads are handed to
+ * their readers a slice of time at a time (TimeSlices), each reader's
+ * continuation run before the clock is read: what a reader does with its
+ * accounts (decoding, a curve check of the owner) would otherwise run for a
+ * whole reply of a thousand names in one turn. A read counts as in flight
+ * until its reader has it, so follow-ups still leave together.
  * Everything else (`url`, the request's budget and tally, the cutoff,
  * pacing) is the endpoint's, inherited.
  */
-export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn): RpcEndpoint {
+export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn): GatheredReads {
   const view = Object.create(endpoint) as GatheredView & { gathering: Gathering };
-  view.gathering = { held: [], inFlight: 0, releasing: false, target: endpoint, nextTurn };
+  const gathering: Gathering = {
+    held: [],
+    inFlight: 0,
+    releasing: false,
+    closed: true,
+    arrived: [],
+    delivering: false,
+    target: endpoint,
+    nextTurn,
+  };
+  view.gathering = gathering;
   view.getAccounts = gatheredGetAccounts;
   view.getTokenLargestAccounts = gatheredGetTokenLargestAccounts;
-  return view;
+  return {
+    endpoint: view,
+    open() {
+      gathering.closed = false;
+      release(gathering);
+    },
+  };
 }
 
 function gatheredGetAccounts(this: GatheredView, keys: readonly Address[]): Promise<(AccountData | null)[]> {
@@ -65,18 +99,27 @@ function hold<T>(gathering: Gathering, read: (target: RpcEndpoint) => Promise<T>
         gathering.inFlight--;
         release(gathering);
       };
-      const pending = read(gathering.target);
-      pending.then(done, done);
-      pending.then(resolve, reject);
+      read(gathering.target).then(
+        (value) =>
+          arrive(gathering, () => {
+            done();
+            resolve(value);
+          }),
+        (error: unknown) =>
+          arrive(gathering, () => {
+            done();
+            reject(error);
+          }),
+      );
     });
   });
   release(gathering);
   return outcome;
 }
 
-/** Sends the held reads on the next turn, when nothing of this view is in flight by then. */
+/** Sends the held reads on the next turn, when the view is open and nothing of it is in flight by then. */
 function release(gathering: Gathering): void {
-  if (gathering.releasing || gathering.inFlight > 0 || gathering.held.length === 0) return;
+  if (gathering.closed || gathering.releasing || gathering.inFlight > 0 || gathering.held.length === 0) return;
   gathering.releasing = true;
   void gathering.nextTurn().then(() => {
     gathering.releasing = false;
@@ -86,3 +129,33 @@ function release(gathering: Gathering): void {
     for (const send of held) send();
   });
 }
+
+/** Queues a settled read for its reader, and starts handing them out if that is not going on already. */
+function arrive(gathering: Gathering, deliver: () => void): void {
+  gathering.arrived.push(deliver);
+  if (!gathering.delivering) void deliverInSlices(gathering);
+}
+
+/**
+ * Hands settled reads to their readers in order, a slice of time per turn.
+ * After each, one microtask hop lets the reader's continuation (queued by
+ * the hand-over, ahead of this loop's) run before the clock is read, so a
+ * slice counts the readers' work, not just the hand-overs.
+ */
+async function deliverInSlices(gathering: Gathering): Promise<void> {
+  gathering.delivering = true;
+  const slices = new TimeSlices(gathering.nextTurn);
+  const { arrived } = gathering;
+  // `arrived` grows while it is worked through: reads settling meanwhile join the end.
+  for (let i = 0; i < arrived.length; i++) {
+    arrived[i]!();
+    arrived[i] = noop;
+    await Promise.resolve();
+    const turn = slices.spent();
+    if (turn) await turn;
+  }
+  gathering.arrived = [];
+  gathering.delivering = false;
+}
+
+const noop = (): void => {};

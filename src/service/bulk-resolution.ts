@@ -4,11 +4,9 @@ import { SnsError } from "../sns/errors.js";
 import { deriveResolutionKeys, tldGate } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { gatheredReads } from "../rpc/gathered-reads.js";
+import { mapInTimeSlices } from "../rpc/time-slices.js";
 import type { CacheEntry } from "./answer-cache.js";
 import { tracedTldGate } from "./traced-resolution.js";
-
-/** Longest a bulk derivation slice holds the event loop. */
-const DERIVE_SLICE_MS = 8;
 
 /** The default way to let other work run between derivation slices: a zero-delay timer. */
 export const yieldByTimer = (): Promise<void> => new Promise((resume) => setTimeout(resume, 0));
@@ -47,6 +45,14 @@ export interface BulkResolvable {
  * (rpc/gathered-reads.ts), so they too fill calls of 100 keys. Settled
  * outcomes, in `domains` order; a failure is what the GET route's call
  * would have thrown.
+ *
+ * A thousand names would hold the event loop for tens of milliseconds or
+ * more in each phase, so each is spread over turns (rpc/time-slices.ts),
+ * other requests served in between: the derivations (a new name costs up
+ * to a millisecond of curve arithmetic), the resolutions' starts (their
+ * first reads held until every name has asked for its own, then sent
+ * together as before), and the hand-over of settled reads to the
+ * resolutions (rpc/gathered-reads.ts).
  */
 export async function resolveAll(
   resolver: BulkResolvable,
@@ -55,34 +61,20 @@ export async function resolveAll(
   safe: boolean,
   yieldTurn: () => Promise<void>,
 ): Promise<Settled[]> {
-  await deriveInSlices(domains, yieldTurn);
+  await mapInTimeSlices(domains, (domain) => deriveResolutionKeys(domain.name), yieldTurn);
   // Follow-up reads (NFT holders' token accounts, PDA owners) leave together, in full getMultipleAccounts calls.
-  const chain = gatheredReads(endpoint, yieldTurn);
-  return Promise.all(
-    domains.map((domain) =>
+  const reads = gatheredReads(endpoint, yieldTurn);
+  const chain = reads.endpoint;
+  const started = await mapInTimeSlices(
+    domains,
+    (domain) =>
       safe && resolver.readsSrs(domain)
         ? settle(resolver, chain, domain, () => resolver.safeResolve(chain, domain))
         : resolveReadingAhead(resolver, chain, domain),
-    ),
+    yieldTurn,
   );
-}
-
-/**
- * Derives the names' account keys into the derivation memo a slice of
- * time at a time, yielding to other requests in between: a new name costs
- * up to a millisecond of curve arithmetic, and a thousand at once would
- * hold the event loop for a second. The reads that follow then find every
- * key derived and are all requested within one turn.
- */
-async function deriveInSlices(domains: readonly FullDomain[], yieldTurn: () => Promise<void>): Promise<void> {
-  let sliceStart = performance.now();
-  for (const domain of domains) {
-    deriveResolutionKeys(domain.name);
-    if (performance.now() - sliceStart >= DERIVE_SLICE_MS) {
-      await yieldTurn();
-      sliceStart = performance.now();
-    }
-  }
+  reads.open();
+  return Promise.all(started);
 }
 
 /** `resolve`, with a gated name's resolution started alongside its slot read. */
