@@ -12,6 +12,17 @@ const PURE_PROTOCOL = "test/sns/**/*.test.ts";
 /** Test files whose statements are about a whole gateway process, measured as `npm start` runs it. */
 const PROCESS_STATEMENTS = "test/process/**/*.test.ts";
 
+/**
+ * The projects node, workerd and sns run their files one after another in each worker process, modules
+ * loaded once (a file imported the gateway's modules anew in a fresh process before: about a second each,
+ * a fifth of the suite). What the modules keep between files is pure: the memos of src/sns/memos.ts
+ * (derived keys and curve and signature verdicts: the same answers, sooner), caches of well-formed keys and
+ * of answer texts; every gateway, registry of metrics, localnet and tracer a file starts is its own and
+ * closed by it, and a file that fakes timers or sets the environment puts them back. A worker runs the
+ * files of one project only, so GATEWAY_TARGET is the project's.
+ */
+const SHARED_MODULES = { isolate: false } as const;
+
 export default defineConfig({
   test: {
     // Two files at once on two cores: a file's set-up (ledgers of a thousand states, an SDK oracle, a workerd)
@@ -33,12 +44,20 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "node", include: ["test/**/*.test.ts"], exclude: [PROCESS_STATEMENTS, PURE_PROTOCOL] },
+        test: {
+          name: "node",
+          include: ["test/**/*.test.ts"],
+          exclude: [PROCESS_STATEMENTS, PURE_PROTOCOL],
+          ...SHARED_MODULES,
+        },
       },
       // The files of test/gateway/ against the Workers build under workerd (Miniflare), a second target.
-      { extends: true, test: { name: "workerd", include: [BOTH_TARGETS], env: { GATEWAY_TARGET: "workerd" } } },
+      {
+        extends: true,
+        test: { name: "workerd", include: [BOTH_TARGETS], env: { GATEWAY_TARGET: "workerd" }, ...SHARED_MODULES },
+      },
       // A project of its own so that .ci/run runs it under one Node line only (.ci/run says why).
-      { extends: true, test: { name: "sns", include: [PURE_PROTOCOL] } },
+      { extends: true, test: { name: "sns", include: [PURE_PROTOCOL], ...SHARED_MODULES } },
       // Statements about a whole process (peak memory, time to answer under attack) hold only on a machine
       // not also running the rest of the suite: they run after the other projects, one file at a time.
       {

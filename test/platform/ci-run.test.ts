@@ -33,4 +33,18 @@ describe(".ci/run", () => {
     expect(selected).toContain("test/process/");
     for (const path of selected) expect(existsSync(new URL(path, root)), path).toBe(true);
   });
+
+  it("leaves out of its second Node line only files that exist, each within what the line selects", () => {
+    const selected = bashArray("NODE_LINE_FILES");
+    const excluded = bashArray("NODE_LINE_EXCLUDED");
+    expect(ciRun).toMatch(/"\$\{NODE_LINE_EXCLUDED\[@\]\/#\/--exclude=\}"/);
+    for (const path of excluded) {
+      expect(existsSync(new URL(path, root)), path).toBe(true);
+      expect(path.endsWith(".test.ts"), path).toBe(true);
+      expect(
+        selected.some((filter) => path.includes(filter)),
+        path,
+      ).toBe(true);
+    }
+  });
 });
