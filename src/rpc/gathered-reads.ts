@@ -47,8 +47,8 @@ export interface GatheredReads {
  * one turn leave together, so round trips stay the reads' causal depth;
  * reads asked for over several turns (a thousand names started a slice at a
  * time) leave together once `open` is called. Settled reads are handed to
- * their readers a slice of time at a time (TimeSlices), each reader's
- * continuation run before the clock is read: what a reader does with its
+ * their readers a slice of time at a time (TimeSlices), the first step of
+ * each reader's continuation run before the clock is read: what a reader does with its
  * accounts (decoding, a curve check of the owner) would otherwise run for a
  * whole reply of a thousand names in one turn. A read counts as in flight
  * until its reader has it, so follow-ups still leave together.
@@ -138,9 +138,10 @@ function arrive(gathering: Gathering, deliver: () => void): void {
 
 /**
  * Hands settled reads to their readers in order, a slice of time per turn.
- * After each, one microtask hop lets the reader's continuation (queued by
- * the hand-over, ahead of this loop's) run before the clock is read, so a
- * slice counts the readers' work, not just the hand-overs.
+ * After each, one microtask hop lets the first step of the reader's
+ * continuation (queued by the hand-over, ahead of this loop's) run before
+ * the clock is read, so a slice counts mostly the readers' work, not just
+ * the hand-overs (deeper steps run after the read, uncounted).
  */
 async function deliverInSlices(gathering: Gathering): Promise<void> {
   gathering.delivering = true;

@@ -8,7 +8,7 @@ import { mapInTimeSlices } from "../rpc/time-slices.js";
 import type { CacheEntry } from "./answer-cache.js";
 import { tracedTldGate } from "./traced-resolution.js";
 
-/** The default way to let other work run between derivation slices: a zero-delay timer. */
+/** The default way to let other work run between a bulk request's slices of work: a zero-delay timer. */
 export const yieldByTimer = (): Promise<void> => new Promise((resume) => setTimeout(resume, 0));
 
 /**
@@ -65,15 +65,21 @@ export async function resolveAll(
   // Follow-up reads (NFT holders' token accounts, PDA owners) leave together, in full getMultipleAccounts calls.
   const reads = gatheredReads(endpoint, yieldTurn);
   const chain = reads.endpoint;
-  const started = await mapInTimeSlices(
-    domains,
-    (domain) =>
-      safe && resolver.readsSrs(domain)
-        ? settle(resolver, chain, domain, () => resolver.safeResolve(chain, domain))
-        : resolveReadingAhead(resolver, chain, domain),
-    yieldTurn,
-  );
-  reads.open();
+  let started: Promise<Settled>[];
+  try {
+    started = await mapInTimeSlices(
+      domains,
+      (domain) =>
+        safe && resolver.readsSrs(domain)
+          ? settle(resolver, chain, domain, () => resolver.safeResolve(chain, domain))
+          : resolveReadingAhead(resolver, chain, domain),
+      yieldTurn,
+    );
+  } finally {
+    // The resolutions started so far are shared (other requests join them): their reads leave however the
+    // starts ended, or they would wait for ever.
+    reads.open();
+  }
   return Promise.all(started);
 }
 

@@ -36,7 +36,7 @@ export interface ResolverOptions {
   readonly srs?: boolean;
   /** The host's clock in milliseconds (SRS expiry, cache ages); Date.now when absent. */
   readonly clock?: () => number;
-  /** Lets other work run before going on (resolveAll's derivation slices); default: a zero-delay timer. */
+  /** Lets other work run before going on (between resolveAll's slices of work); default: a zero-delay timer. */
   readonly yieldTurn?: () => Promise<void>;
   /** A span per resolution started (src/tracer.ts); none when absent. */
   readonly tracer?: Tracer;

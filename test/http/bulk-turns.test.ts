@@ -15,14 +15,15 @@ const N = 1000;
 const POSTS = 2;
 /**
  * The second-longest GET during the bulk requests (the longest alone may be
- * a pause of the collector or of the machine; the GETs' reads wait for the
- * localnet's turns too, in this process). Before the resolutions' starts and
- * the hand-over of settled reads were sliced, one turn ran every name's
- * continuation (a V1 SOL record's signature check, a curve check of the
- * owner) at once: 526–956 ms over 6 runs on a loaded 2-core machine (load
- * average 6), with 14–23 GETs answered; after, 120–184 ms over 7, with 54–65.
+ * a pause of the collector or of the machine). The probe is a cache hit, so
+ * it measures the turns it waits behind, not the RPC batching it would share
+ * with the bulk reads. Before the resolutions' starts and the hand-over of
+ * settled reads were sliced, one turn ran every name's continuation (a V1
+ * SOL record's signature check, a curve check of the owner) at once; the
+ * bound lies between the figures measured before and after
+ * (docs/performance.md, "Bulk resolution").
  */
-const BOUND_MS = 400;
+const BOUND_MS = 300;
 
 const generated = generateStates(createRng(71), N * POSTS + 1, {
   labels: ["owner/on-curve"],
@@ -35,7 +36,7 @@ const ledger = buildLedger(generated);
 describeOnNode("a bulk request of 1,000 new names lets other requests through", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(ledger, { RPC_RATE_LIMIT: "0" });
+    stack = await startStack(ledger, { RPC_RATE_LIMIT: "0", RESOLVE_CACHE_TTL_MS: "600000" });
   }, 120_000);
   afterAll(() => stack?.close());
 
