@@ -5,6 +5,7 @@ import {
   TransactionLog,
   type TransactionVersion,
 } from "./transactions.js";
+import { type MemcmpSpec, ProgramIndexes } from "./program-index.js";
 import { TokenIndex, type TokenBalance, isTokenProgram, readMint, type MintInfo } from "./token-index.js";
 
 export type { MintInfo, TokenBalance } from "./token-index.js";
@@ -76,6 +77,8 @@ export class Ledger {
   readonly #accounts = new Map<string, LedgerAccount>();
   /** Program → its accounts, so a program scan never looks accounts up one by one. */
   readonly #byProgram = new Map<string, Map<string, LedgerAccount>>();
+  /** Short-memcmp indexes of programs that were scanned with one; a program's go when one of its accounts changes. */
+  readonly #programIndexes = new ProgramIndexes();
   readonly #tokens = new TokenIndex();
   readonly transactions: TransactionLog;
   readonly lamportsPerByte: number;
@@ -120,6 +123,7 @@ export class Ledger {
     let owned = this.#byProgram.get(account.owner);
     if (!owned) this.#byProgram.set(account.owner, (owned = new Map()));
     owned.set(address, account);
+    this.#programIndexes.forget(account.owner);
     this.#tokens.add(address, account);
     return account;
   }
@@ -133,6 +137,7 @@ export class Ledger {
     if (!previous) return false;
     this.#accounts.delete(address);
     this.#byProgram.get(previous.owner)?.delete(address);
+    this.#programIndexes.forget(previous.owner);
     this.#tokens.remove(address, previous);
     return true;
   }
@@ -159,6 +164,7 @@ export class Ledger {
     this.transactions.clear();
     this.#accounts.clear();
     this.#byProgram.clear();
+    this.#programIndexes.clear();
     this.#tokens.clear();
   }
 
@@ -169,6 +175,21 @@ export class Ledger {
   /** Accounts owned by `program`, in insertion order. */
   programAccounts(program: string): IterableIterator<[string, LedgerAccount]> {
     return (this.#byProgram.get(program) ?? new Map<string, LedgerAccount>()).entries();
+  }
+
+  /**
+   * Accounts owned by `program` that may match every memcmp of `memcmps`, in insertion order: a superset of
+   * those matches (the caller applies its filters to each), found from an index when a memcmp is short.
+   */
+  *programCandidates(program: string, memcmps: readonly MemcmpSpec[]): IterableIterator<[string, LedgerAccount]> {
+    const owned = this.#byProgram.get(program);
+    if (!owned) return;
+    const addresses = this.#programIndexes.candidates(program, owned, memcmps);
+    if (addresses === undefined) {
+      yield* owned.entries();
+      return;
+    }
+    for (const address of addresses) yield [address, owned.get(address)!];
   }
 
   /** Mint fields when `address` is an initialized mint owned by a token program. */
