@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -16,15 +16,21 @@ export function compileProject(project: string, outDir: string): { readonly ms: 
   mkdirSync(outDir, { recursive: true });
   // Inside node_modules no package scope is inherited, so say that the output is ESM.
   writeFileSync(`${outDir}/package.json`, `${JSON.stringify({ type: "module", private: true })}\n`);
+  const buildInfo = `${outDir}/.tsbuildinfo`;
+  const emitted = `${outDir}/.emitted`;
+  // tsc --incremental decides what to emit from the build info alone, never looking whether its outputs are
+  // still there: when one is gone (a partly cleaned cache), the build info goes too, and all is emitted again.
+  if (existsSync(buildInfo) && !allPresent(outDir, emitted)) rmSync(buildInfo);
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const result = spawnSync(
     process.execPath,
     // Incremental: a later run over unchanged sources (the next `vitest run`, CI's second Node line) reads
     // the build info and emits nothing, a few seconds instead of a whole compile.
-    [tsc, "-p", project, "--outDir", outDir, "--incremental", "--tsBuildInfoFile", `${outDir}/.tsbuildinfo`],
+    [tsc, "-p", project, "--outDir", outDir, "--incremental", "--tsBuildInfoFile", buildInfo],
     { encoding: "utf8" },
   );
   if (result.error) throw result.error;
+  writeFileSync(emitted, listJs(outDir).join("\n"));
   return { ms: Math.round(performance.now() - started), diagnostics: (result.stdout + result.stderr).trim() };
 }
 
@@ -38,4 +44,16 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export function cacheDirFor(name: string): string {
   const checkout = createHash("sha256").update(ROOT).digest("hex").slice(0, 12);
   return `${ROOT}node_modules/.cache/${name}-${checkout}/`;
+}
+
+/** The `.js` files under `dir`, relative to it. */
+function listJs(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((path) => path.endsWith(".js")).sort();
+}
+
+/** Every file the last compile left in `outDir` (listed in `emitted`) is still there. */
+function allPresent(outDir: string, emitted: string): boolean {
+  if (!existsSync(emitted)) return false;
+  const listed = readFileSync(emitted, "utf8").split("\n").filter(Boolean);
+  return listed.length > 0 && listed.every((path) => existsSync(`${outDir}/${path}`));
 }

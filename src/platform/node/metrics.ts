@@ -25,6 +25,21 @@ function countIn(series: Map<string, CounterChild>, counter: PlainCounter, label
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
+ * The process's own metrics (CPU, memory, event-loop delay, GC): one registry per process, made when the
+ * first gateway asks. prom-client's collectors (a GC observer, an event-loop delay histogram) are never
+ * stopped, so one set per gateway would pile up in a process that makes many (tests); and they describe
+ * the process, not a gateway.
+ */
+let processMetrics: Registry | undefined;
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
+/**
  * Telemetry as Prometheus metrics, in a registry of its own (several
  * gateways may share a process, as in tests). On the request path each
  * report is a few map lookups and an increment of a plain number on a label
@@ -204,15 +219,19 @@ export class PrometheusTelemetry implements Telemetry, MetricsExporter {
         }
       },
     });
-    collectDefaultMetrics({ register: this.registry });
+    this.process = processRegistry();
   }
+
+  private readonly process: Registry;
 
   get contentType(): string {
     return this.registry.contentType;
   }
 
-  render(): Promise<string> {
-    return this.registry.metrics();
+  async render(): Promise<string> {
+    // Both registries render the text exposition format, each metric ending in a newline: one after the other.
+    const [own, processWide] = await Promise.all([this.registry.metrics(), this.process.metrics()]);
+    return own + processWide;
   }
 
   httpRequestStarted(): void {
