@@ -16,10 +16,11 @@ let compiled: string | undefined = process.env[COMPILED_ENTRY_VARIABLE];
 /**
  * `src/` compiled as `npm start` runs it: once per `vitest run` (testkit/build-once.ts, before any file
  * starts), else once per process that asks (a benchmark, a test file run outside vitest's global setup).
+ * `typeCheck: false` (the global setup: `npm test` has type-checked everything before) emits only.
  */
-export function compiledEntry(): string {
+export function compiledEntry({ typeCheck = true }: { readonly typeCheck?: boolean } = {}): string {
   if (!compiled) {
-    const { diagnostics } = compileProject(PROJECT, OUT_DIR);
+    const { diagnostics } = compileProject(PROJECT, OUT_DIR, { typeCheck });
     if (diagnostics) throw new Error(`tsc: ${diagnostics}`);
     compiled = `${OUT_DIR}${NPM_START.entry.replace(/^dist\//, "")}`;
   }
