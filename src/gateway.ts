@@ -271,17 +271,18 @@ export function createGateway(config: GatewayConfig, platform: Platform): Gatewa
   const workLeaseMs = perRequest
     ? Math.max(config.rpcBudget.deadlineMs, config.rpcOverrideBudget.deadlineMs) + config.rpcTimeoutMs
     : undefined;
-  // Repeats are answered from the cache of RPC_URL's answers: without RPC_URL there are none (the app answers 500).
+  // Repeats are answered on RPC_URL (from its cache, or resolved there): without RPC_URL the app answers (500).
   // One count of RPC_URL calls per client, for the app and for repeats answered before it.
   const callLimit = config.rpcRateLimit > 0 ? new ClientCallLimit(config.rpcRateLimit) : undefined;
   const resolveRepeats =
-    shared && trusted && config.resolveCacheTtlMs > 0 && accelerators.requestKey
+    shared && trusted && accelerators.requestKey
       ? new ResolveRepeats({
           resolver,
           endpoints: shared,
           logger: platform.logger,
           telemetry,
           keyOf: accelerators.requestKey,
+          yieldToLoop: accelerators.yieldToLoop ?? yieldByTimer,
           ...(callLimit && { callLimit }),
         })
       : undefined;

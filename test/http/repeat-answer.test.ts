@@ -212,3 +212,187 @@ describeOnNode("repeats answered before the app, and RPC_RATE_LIMIT", () => {
     ]);
   });
 });
+
+// With the resolve cache off (the default), a repeated `/resolve` request is resolved before the app
+// (ResolveRepeats.resolve, src/http/answer/resolve-miss.ts): the same reads, and the answer, headers, log
+// line, warnings and metrics the app gives for the same chain state.
+describeOnNode("repeated /resolve requests resolved before the app", () => {
+  let localnet: Localnet;
+  let gateway: RunningGateway;
+  const log = captureLog();
+  const requestLines = () => log.lines().filter((line) => line.msg === "request");
+  const warnings = () => log.lines().filter((line) => line.level === 40);
+  const get = (path: string, init?: RequestInit) => request(gateway.url, path, init);
+  const flushLog = () => new Promise((resolve) => setImmediate(resolve));
+  const keyOf = (path: string) => `${new URL(gateway.url).host} ${path}`;
+  /** The default RPC_RATE_LIMIT counts every request's calls: what is left differs from answer to answer. */
+  const headersOf = (answer: Answer) => stableHeaders(answer).filter(([name]) => name !== "ratelimit-remaining");
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+    const config = loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1" });
+    gateway = await startGateway(config, log.logger);
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await localnet.close();
+  });
+  beforeEach(() => {
+    localnet.setFault(null);
+    log.clear();
+  });
+
+  /** The app's answer and the one given before it, one after the other, with their log lines and RPC requests. */
+  async function bothWays(path: string) {
+    localnet.resetStats();
+    log.clear();
+    const fromApp = await get(`${path}?from=app`);
+    const appRpc = localnet.stats.httpRequests;
+    await flushLog();
+    const appLines = log.lines();
+    localnet.resetStats();
+    log.clear();
+    const beforeApp = await get(path);
+    const ownRpc = localnet.stats.httpRequests;
+    await flushLog();
+    return { fromApp, appRpc, appLines, beforeApp, ownRpc, ownLines: log.lines() };
+  }
+
+  it.each([
+    ["a tokenized domain", "/resolve/bonfida.sns", 200],
+    ["a V2 SOL record's key", "/resolve/v2-sol.sns", 200],
+    ["a subdomain", "/resolve/dex.bonfida.sns", 200],
+    ["a registry owner", "/resolve/plain.sns", 200],
+    ["a V1 SOL record's key", "/resolve/v1-sol.sns", 200],
+    ["a .sol name", "/resolve/plain.sol", 200],
+    ["a missing domain", "/resolve/nobody.sns", 404],
+    ["a malformed record", "/resolve/invalid-roa.sns", 422],
+    ["the same name through /safe-resolve", "/safe-resolve/bonfida.sns", 200],
+  ])("resolves a repeat about %s as the app does", async (_, path, status) => {
+    await get(path);
+    // Learned: given before the app, resolved now (the cache is off).
+    const direct = gateway.gateway.resolveRepeats?.resolve(keyOf(path), undefined, () => "127.0.0.1");
+    expect(direct).toBeInstanceOf(Promise);
+    expect(await direct).toMatchObject({ status });
+
+    const { fromApp, appRpc, appLines, beforeApp, ownRpc, ownLines } = await bothWays(path);
+    expect(beforeApp.status).toBe(status);
+    expect(beforeApp.text).toBe(fromApp.text);
+    expect(headersOf(beforeApp)).toEqual(headersOf(fromApp));
+    // Both drew on the client's RPC_URL calls: the second sees the first's spent.
+    const remaining = (answer: Answer) => Number(answer.headers.get("ratelimit-remaining"));
+    expect(remaining(fromApp) - remaining(beforeApp)).toBe(appLines.find((line) => line.msg === "request")!.rpcCalls);
+    expect(beforeApp.headers.get("x-context-slot")).toMatch(/^\d+$/);
+    expect(beforeApp.headers.get("age")).toBeNull();
+    expect(ownRpc).toBe(appRpc);
+    expect(ownRpc).toBeGreaterThan(0);
+    expect(ownLines).toEqual(
+      appLines.map((line) => ({
+        ...line,
+        reqId: beforeApp.headers.get("x-request-id"),
+        ms: expect.any(Number),
+        time: expect.any(Number),
+      })),
+    );
+    expect(ownLines.at(-1)).toMatchObject({ msg: "request", route: expect.stringMatching(/resolve/), status });
+  });
+
+  it("answers an RPC fault as the app does, with the same warning", async () => {
+    const path = "/resolve/v1-sol.sns";
+    await get(path);
+    await flushLog();
+    log.clear();
+    localnet.setFault({ kind: "http-status", status: 503, times: 1 });
+    const fromApp = await get(`${path}?from=app`);
+    await flushLog();
+    const appLines = log.lines();
+    log.clear();
+    localnet.setFault({ kind: "http-status", status: 503, times: 1 });
+    const beforeApp = await get(path);
+    await flushLog();
+    expect([beforeApp.status, beforeApp.text]).toEqual([fromApp.status, fromApp.text]);
+    expect(beforeApp.status).toBe(502);
+    expect(headersOf(beforeApp)).toEqual(headersOf(fromApp));
+    const strip = (line: Record<string, unknown>) => ({ ...line, reqId: 0, ms: 0, time: 0, err: undefined });
+    expect(log.lines().map(strip)).toEqual(appLines.map(strip));
+    expect(warnings().map((line) => line.msg)).toEqual(["request failed"]);
+    expect(requestLines()[0]).toMatchObject({ status: 502, error: expect.any(String), rpcOverride: false });
+    // Faults are not remembered: the next repeat resolves again.
+    expect((await get(path)).status).toBe(200);
+  });
+
+  it("counts its answers in /metrics as the app counts a resolved request", async () => {
+    const path = "/resolve/bonfida.sns";
+    await get(path);
+    const labels = { route: "/resolve/:domain", method: "GET", status: "200" };
+    const moved = async (run: () => Promise<unknown>) => {
+      const before = (await get("/metrics")).text;
+      await run();
+      const after = (await get("/metrics")).text;
+      const delta = (name: string, sample: Record<string, string>) =>
+        sampleValue(after, name, sample) - sampleValue(before, name, sample);
+      return [
+        delta("sns_gateway_http_requests_total", labels),
+        delta("sns_gateway_http_request_duration_seconds_count", { route: labels.route }),
+        delta("sns_gateway_answers_total", { cache: "miss" }),
+      ];
+    };
+    const viaApp = await moved(async () => {
+      for (let i = 0; i < 4; i++) expect((await get(`${path}?from=app`)).status).toBe(200);
+    });
+    const beforeApp = await moved(async () => {
+      for (let i = 0; i < 4; i++) expect((await get(path)).status).toBe(200);
+    });
+    expect(viaApp).toEqual([4, 4, 4]);
+    expect(beforeApp).toEqual(viaApp);
+  });
+
+  it("shares one resolution between concurrent repeats, each answered", async () => {
+    const path = "/resolve/bonfida.sns";
+    await get(path);
+    localnet.resetStats();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get(path)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+    expect(localnet.stats.httpRequests).toBeLessThan(8);
+  });
+});
+
+describeOnNode("repeats resolved before the app, and RPC_RATE_LIMIT", () => {
+  let localnet: Localnet;
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+    const env = { RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", RPC_RATE_LIMIT: "3" };
+    gateway = await startGateway(loadConfig(env));
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await localnet.close();
+  });
+  const get = (path: string) => request(gateway.url, path);
+
+  it("draw on the client's calls and carry its RateLimit-* headers; once spent the app answers its 429", async () => {
+    const path = "/resolve/plain.sns";
+    const key = `${new URL(gateway.url).host} ${path}`;
+    const remaining = (answer: Answer) => Number(answer.headers.get("ratelimit-remaining"));
+    const learned = await get(path);
+    const repeat = await get(path);
+    const viaApp = await get(`${path}?from=app`);
+    expect([learned.status, repeat.status, viaApp.status]).toEqual([200, 200, 200]);
+    expect(repeat.headers.get("ratelimit-limit")).toBe("3");
+    // Each resolution of the name costs the same calls, drawn from one window whichever way it is answered.
+    const cost = remaining(learned) - remaining(repeat);
+    expect(cost).toBeGreaterThan(0);
+    expect(remaining(repeat) - remaining(viaApp)).toBe(cost);
+    let spent = viaApp;
+    for (let i = 0; i < 3 && spent.status === 200; i++) spent = await get(path);
+    expect(gateway.gateway.resolveRepeats?.resolve(key, undefined, () => "127.0.0.1")).toBeUndefined();
+    if (spent.status === 200) spent = await get(path);
+    expect([spent.status, spent.body, spent.headers.get("retry-after") !== null]).toEqual([
+      429,
+      { s: "error", result: "Too many requests" },
+      true,
+    ]);
+  });
+});

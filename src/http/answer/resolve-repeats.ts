@@ -9,7 +9,7 @@ import type { FullDomain } from "../../sns/domain.js";
 import { NO_TELEMETRY, type Telemetry } from "../../telemetry.js";
 import type { ClientCallLimit } from "../clients/client-call-limit.js";
 import type { AppEnv } from "../env.js";
-import { UNMATCHED_ANSWERS, type RouteAnswers, answersOf } from "../openapi/route-answers.js";
+import { UNMATCHED_ANSWERS, answersOf } from "../openapi/route-answers.js";
 import { requestIdFor } from "./request-id.js";
 import { cacheControlFor } from "./cache-control.js";
 import type { Classified } from "./classify.js";
@@ -18,16 +18,11 @@ import { renderFailure } from "./failure.js";
 import { answerHeaders } from "./headers.js";
 import { type AnswerSinks, lineMs, recordAnswer } from "./finish.js";
 import { routePatternOf } from "./request-log.js";
+import { type Admission, type BeforeAppAnswer, type LearnedRequest, resolveLearned } from "./resolve-miss.js";
+import type { YieldToLoop } from "../../rpc/request-view.js";
 
-/** What the resolve route learned of a request, for its repeats. */
-interface KnownRequest {
-  readonly domain: FullDomain;
-  /** The route pattern, for the metrics and the log line. */
-  readonly route: string;
-  /** What the route declares about its answers (its wording of failures). */
-  readonly answers: RouteAnswers;
-  /** The Cache-Control a success earns (cache-policy.ts). */
-  readonly policy: string;
+/** What the resolve route learned of a request, for its repeats; with the last outcome answered, rendered. */
+interface KnownRequest extends LearnedRequest {
   /** The last outcome answered, rendered: repeats mostly answer the same cache entry. */
   rendered?: RenderedOutcome;
 }
@@ -44,11 +39,7 @@ interface RenderedOutcome {
   readonly failure: Classified | undefined;
 }
 
-export interface RepeatAnswer {
-  readonly status: number;
-  readonly headers: Record<string, string | number>;
-  readonly body: string;
-}
+export type RepeatAnswer = BeforeAppAnswer;
 
 export interface ResolveRepeatsOptions {
   readonly resolver: Resolver;
@@ -63,6 +54,8 @@ export interface ResolveRepeatsOptions {
   keyOf(c: Context<AppEnv>): string | undefined;
   /** The app's limit of `RPC_URL` calls per client (RPC_RATE_LIMIT), whose headers a repeat carries too; absent: off. */
   readonly callLimit?: ClientCallLimit;
+  /** Lets the event loop serve others between slices of a request's work, as the app's frame does. */
+  readonly yieldToLoop: YieldToLoop;
 }
 
 /** Requests remembered: keys are client-chosen, so the bound is on bytes too. */
@@ -73,18 +66,21 @@ const KNOWN_BOUND: LRUCache.Options<string, KnownRequest, unknown> = {
 };
 
 /**
- * Answers a repeated `/resolve` request from the resolve cache before the
- * request reaches the app: no routing, no input schemas, no request frame.
- * Most of what a cache hit cost was that path around it.
+ * Answers a repeated `/resolve` request before the request reaches the app:
+ * no routing, no input schemas, no request frame, no Hono context. Most of
+ * what a cache hit cost was that path around it; a request that waits for
+ * its reads holds less while it waits.
  *
  * Only requests the route has already answered are recognised, by the exact
  * key it learned them under (`learn`), so the path was validated by the
- * app's own schemas, and the request had no query (no `rpc` override).
- * Only outcomes the resolver gives as they are (`Resolver.cachedEntry`)
- * are answered here; a miss, a refresh due, or a `.sol` cutoff to read go to
- * the app. An answer here has the status, body and headers the app gives
- * for the same cache entry (its slot and `Age` too), and is counted and logged as the app counts
- * and logs it.
+ * app's own schemas, and the request had no query (no `rpc` override, no
+ * `trace`). `answer` gives outcomes the resolver holds as they are
+ * (`Resolver.cachedEntry`); `resolve` resolves the name now, as the route
+ * would (resolve-miss.ts), for everything else. An answer here has the
+ * status, body and headers the app gives for the same outcome (its slot and
+ * `Age` too), and is counted and logged as the app counts and logs it. Left
+ * to the app: a client whose `RPC_URL` calls are spent (its 429), and a
+ * route answering failures with a fixed answer.
  */
 export class ResolveRepeats {
   private readonly known = new LRUCache<string, KnownRequest>(KNOWN_BOUND);
@@ -149,6 +145,36 @@ export class ResolveRepeats {
     if (rendered.failure !== undefined) line.error = rendered.failure.code;
     recordAnswer(this.sinks, line, seconds, "hit", age);
     return { status: rendered.status, headers, body: rendered.body };
+  }
+
+  /**
+   * A request recognised by `key` that `answer` left to the app, resolved
+   * here instead (resolve-miss.ts), with its request id; undefined when the
+   * app must answer it after all.
+   */
+  resolve(
+    key: string,
+    requestIdHeader: string | undefined,
+    client: () => string,
+  ): RepeatAnswer | Promise<RepeatAnswer> | undefined {
+    const known = this.known.get(key);
+    if (!known || known.answers.fixedFailure !== undefined) return undefined;
+    const { callLimit } = this.options;
+    let admission: Admission | undefined;
+    if (callLimit) {
+      const window = callLimit.windowOf(client());
+      const headers = callLimit.headersOf(window);
+      // Spent: the app's frame answers its 429.
+      if (headers["ratelimit-remaining"] === "0") return undefined;
+      admission = { window, headers };
+    }
+    const deps = {
+      resolver: this.options.resolver,
+      endpoint: this.options.endpoints.select(undefined),
+      yieldToLoop: this.options.yieldToLoop,
+      sinks: this.sinks,
+    };
+    return resolveLearned(deps, known, requestIdFor(requestIdHeader), admission);
   }
 }
 

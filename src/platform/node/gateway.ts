@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { pino } from "pino";
@@ -16,6 +16,7 @@ import { nodeSettlePacing } from "./settle-pacing.js";
 import { createNodeTransports } from "../../rpc/transport/undici.js";
 import { clientKeyFrom } from "../../http/clients/client-key.js";
 import type { NodeTracing } from "./telemetry/node-tracing-port.js";
+import type { RepeatAnswer } from "../../http/answer/resolve-repeats.js";
 
 /** How long the spans still buffered at shutdown may take to reach the collector, after the drain. */
 export const TRACES_FLUSH_MS = 2000;
@@ -25,6 +26,13 @@ const deferToCheckPhase: Defer = (task) => {
   const immediate = setImmediate(task);
   return () => clearImmediate(immediate);
 };
+
+/** Writes an answer given before the app (http/answer/resolve-repeats.ts): it is answered. */
+function write(response: ServerResponse, answer: RepeatAnswer): true {
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
+  return true;
+}
 
 /**
  * The package version (package.json, three folders up from both src/platform/node and
@@ -109,12 +117,12 @@ export async function startGateway(
             config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined,
             () => request.socket.remoteAddress,
           );
-        const answer =
-          key === undefined ? undefined : repeats.answer(key, incomingHeader(request, "x-request-id"), client);
+        if (key === undefined) return false;
+        const requestId = incomingHeader(request, "x-request-id");
+        const answer = repeats.answer(key, requestId, client) ?? repeats.resolve(key, requestId, client);
         if (!answer) return false;
-        response.writeHead(answer.status, answer.headers);
-        response.end(answer.body);
-        return true;
+        if (answer instanceof Promise) return answer.then((resolved) => write(response, resolved));
+        return write(response, answer);
       },
     }),
   });

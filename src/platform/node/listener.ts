@@ -11,10 +11,11 @@ export interface ListenerOptions {
   /** Time a client has to send a request's headers; the whole request gets twice that. */
   readonly headersTimeoutMs: number;
   /**
-   * Answers a request before the app when it can (true: answered), as the
-   * app would answer it; a throw leaves the request to the app.
+   * Answers a request before the app when it can (true: answered; a promise
+   * of it: answering), as the app would answer it; a throw or a rejection
+   * leaves the request to the app.
    */
-  readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse) => boolean;
+  readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
   /** Wraps the handling of every request, once (telemetry/server-spans.ts: a span around it); absent: none. */
   readonly aroundRequest?: (listener: RequestListener) => RequestListener;
 }
@@ -68,16 +69,28 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
   const { answerBeforeApp } = options;
   const routed = answerBeforeApp
     ? (request: IncomingMessage, response: ServerResponse) => {
-        let answered = false;
+        const toApp = () => {
+          // Headers written by a failed answer cannot be taken back.
+          if (response.headersSent) response.destroy();
+          else void appListener(request, response);
+        };
+        const failed = (error: unknown) => {
+          logger.warn({ err: error }, "answer before the app failed; the app answers");
+          toApp();
+        };
+        let answered: boolean | Promise<boolean> = false;
         try {
           answered = answerBeforeApp(request, response);
         } catch (error) {
-          logger.warn({ err: error }, "answer before the app failed; the app answers");
+          failed(error);
+          return;
         }
-        if (answered) return;
-        // Headers written by a failed answer cannot be taken back.
-        if (response.headersSent) response.destroy();
-        else void appListener(request, response);
+        if (answered === true) return;
+        if (answered === false) toApp();
+        else
+          answered.then((done) => {
+            if (!done) toApp();
+          }, failed);
       }
     : appListener;
   // A request with more than one Host is refused before anything reads it (RFC 9112 section 3.2): the

@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { type DrainableServer, createDrainableServer } from "../../../src/platform/node/listener.js";
+import { captureLog } from "../../../testkit/log-capture.js";
+
+// The Node listener's answer before the app (src/platform/node/listener.ts): an answer given there, at once
+// or later, is the answer; anything that goes wrong there leaves the request to the app, never unanswered.
+
+type BeforeApp = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+
+describe("the Node listener's answer before the app", () => {
+  const log = captureLog();
+  let running: DrainableServer | undefined;
+  afterEach(async () => {
+    await running?.drain(100);
+    running = undefined;
+    log.clear();
+  });
+
+  async function serve(answerBeforeApp: BeforeApp): Promise<string> {
+    running = createDrainableServer({
+      fetch: () => new Response("from the app", { status: 200 }),
+      logger: log.logger,
+      headersTimeoutMs: 5000,
+      answerBeforeApp,
+    });
+    const { server } = running;
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  const answerLater = (request: IncomingMessage, response: ServerResponse) =>
+    new Promise<boolean>((done) =>
+      setTimeout(() => {
+        response.writeHead(201, { "content-type": "text/plain" });
+        response.end(`before the app: ${request.url}`);
+        done(true);
+      }, 20),
+    );
+
+  it.each<[string, BeforeApp, number, string, number]>([
+    ["given at once", (_, response) => (response.end("at once"), true), 200, "at once", 0],
+    ["given later", answerLater, 201, "before the app: /x", 0],
+    ["declined at once", () => false, 200, "from the app", 0],
+    ["declined later", () => Promise.resolve(false), 200, "from the app", 0],
+    [
+      "thrown",
+      () => {
+        throw new Error("at once");
+      },
+      200,
+      "from the app",
+      1,
+    ],
+    ["rejected", () => Promise.reject(new Error("later")), 200, "from the app", 1],
+  ])("an answer %s", async (_, answerBeforeApp, status, body, warnings) => {
+    const url = await serve(answerBeforeApp);
+    const answer = await fetch(`${url}/x`);
+    expect([answer.status, await answer.text()]).toEqual([status, body]);
+    const warned = log.lines().filter((line) => line.msg === "answer before the app failed; the app answers");
+    expect(warned).toHaveLength(warnings);
+  });
+});
