@@ -110,7 +110,7 @@ export async function startGateway(
     headersTimeoutMs: config.headersTimeoutMs,
     ...(tracing && { aroundRequest: tracing.aroundRequest }),
     ...(repeats && {
-      answerBeforeApp(request, response) {
+      answerBeforeApp(request, response, toApp) {
         const key = nodeRequestKey(request);
         const client = () =>
           clientKeyFrom(
@@ -121,8 +121,12 @@ export async function startGateway(
         const requestId = incomingHeader(request, "x-request-id");
         const answer = repeats.answer(key, requestId, client) ?? repeats.resolve(key, requestId, client);
         if (!answer) return false;
-        if (answer instanceof Promise) return answer.then((resolved) => write(response, resolved));
-        return write(response, answer);
+        if (!(answer instanceof Promise)) return write(response, answer);
+        answer.then(
+          (resolved) => write(response, resolved),
+          (error: unknown) => toApp(request, response, error ?? new Error("answer before the app failed")),
+        );
+        return true;
       },
     }),
   });

@@ -11,14 +11,18 @@ export interface ListenerOptions {
   /** Time a client has to send a request's headers; the whole request gets twice that. */
   readonly headersTimeoutMs: number;
   /**
-   * Answers a request before the app when it can (true: answered; a promise
-   * of it: answering), as the app would answer it; a throw or a rejection
-   * leaves the request to the app.
+   * Answers a request before the app when it can, as the app would answer
+   * it: true when it has answered or will (an answer given later that
+   * cannot be given calls `toApp`); false, or a throw, leaves the request
+   * to the app at once.
    */
-  readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+  readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse, toApp: ToApp) => boolean;
   /** Wraps the handling of every request, once (telemetry/server-spans.ts: a span around it); absent: none. */
   readonly aroundRequest?: (listener: RequestListener) => RequestListener;
 }
+
+/** Hands a request to the app after all, `error` (logged) saying why; once an answer has begun, the request is cut off. */
+export type ToApp = (request: IncomingMessage, response: ServerResponse, error?: unknown) => void;
 
 /** A Node HTTP server that can be drained: see `drain`. */
 export interface DrainableServer {
@@ -67,30 +71,22 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
     },
   });
   const { answerBeforeApp } = options;
+  const toApp: ToApp = (request, response, error) => {
+    if (error !== undefined) logger.warn({ err: error }, "answer before the app failed; the app answers");
+    // Headers written by a failed answer cannot be taken back.
+    if (response.headersSent) response.destroy();
+    else void appListener(request, response);
+  };
   const routed = answerBeforeApp
     ? (request: IncomingMessage, response: ServerResponse) => {
-        const toApp = () => {
-          // Headers written by a failed answer cannot be taken back.
-          if (response.headersSent) response.destroy();
-          else void appListener(request, response);
-        };
-        const failed = (error: unknown) => {
-          logger.warn({ err: error }, "answer before the app failed; the app answers");
-          toApp();
-        };
-        let answered: boolean | Promise<boolean> = false;
+        let answered = false;
         try {
-          answered = answerBeforeApp(request, response);
+          answered = answerBeforeApp(request, response, toApp);
         } catch (error) {
-          failed(error);
+          toApp(request, response, error ?? new Error("answer before the app threw"));
           return;
         }
-        if (answered === true) return;
-        if (answered === false) toApp();
-        else
-          answered.then((done) => {
-            if (!done) toApp();
-          }, failed);
+        if (!answered) toApp(request, response);
       }
     : appListener;
   // A request with more than one Host is refused before anything reads it (RFC 9112 section 3.2): the

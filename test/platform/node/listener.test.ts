@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type DrainableServer, createDrainableServer } from "../../../src/platform/node/listener.js";
+import { type DrainableServer, type ToApp, createDrainableServer } from "../../../src/platform/node/listener.js";
 import { captureLog } from "../../../testkit/log-capture.js";
 
 // The Node listener's answer before the app (src/platform/node/listener.ts): an answer given there, at once
-// or later, is the answer; anything that goes wrong there leaves the request to the app, never unanswered.
+// or later, is the answer; anything that goes wrong there, at once or later, leaves the request to the app,
+// never unanswered.
 
-type BeforeApp = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+type BeforeApp = (request: IncomingMessage, response: ServerResponse, toApp: ToApp) => boolean;
 
 describe("the Node listener's answer before the app", () => {
   const log = captureLog();
@@ -30,20 +31,26 @@ describe("the Node listener's answer before the app", () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  const answerLater = (request: IncomingMessage, response: ServerResponse) =>
-    new Promise<boolean>((done) =>
-      setTimeout(() => {
-        response.writeHead(201, { "content-type": "text/plain" });
-        response.end(`before the app: ${request.url}`);
-        done(true);
-      }, 20),
-    );
+  const answerLater: BeforeApp = (request, response) => {
+    setTimeout(() => {
+      response.writeHead(201, { "content-type": "text/plain" });
+      response.end(`before the app: ${request.url}`);
+    }, 20);
+    return true;
+  };
+  /** Takes the request, then hands it to the app later: declined, or failed with `error`. */
+  const handBackLater =
+    (error?: Error): BeforeApp =>
+    (request, response, toApp) => {
+      setTimeout(() => toApp(request, response, error), 20);
+      return true;
+    };
 
   it.each<[string, BeforeApp, number, string, number]>([
     ["given at once", (_, response) => (response.end("at once"), true), 200, "at once", 0],
     ["given later", answerLater, 201, "before the app: /x", 0],
     ["declined at once", () => false, 200, "from the app", 0],
-    ["declined later", () => Promise.resolve(false), 200, "from the app", 0],
+    ["declined later", handBackLater(), 200, "from the app", 0],
     [
       "thrown",
       () => {
@@ -53,7 +60,7 @@ describe("the Node listener's answer before the app", () => {
       "from the app",
       1,
     ],
-    ["rejected", () => Promise.reject(new Error("later")), 200, "from the app", 1],
+    ["failed later", handBackLater(new Error("later")), 200, "from the app", 1],
   ])("an answer %s", async (_, answerBeforeApp, status, body, warnings) => {
     const url = await serve(answerBeforeApp);
     const answer = await fetch(`${url}/x`);
