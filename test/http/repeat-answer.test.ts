@@ -2,7 +2,10 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
-import { type RunningGateway, startGateway } from "../../src/platform/node/gateway.js";
+import type { AddressInfo } from "node:net";
+import { createGateway } from "../../src/gateway.js";
+import { type RunningGateway, nodePlatform, repeatsBeforeApp, startGateway } from "../../src/platform/node/gateway.js";
+import { createDrainableServer } from "../../src/platform/node/listener.js";
 import { captureLog } from "../../testkit/log-capture.js";
 import { sampleValue } from "../../testkit/prometheus.js";
 import { rawExchange } from "../../testkit/raw-http.js";
@@ -363,7 +366,7 @@ describeOnNode("repeats resolved before the app, and RPC_RATE_LIMIT", () => {
   let gateway: RunningGateway;
   beforeAll(async () => {
     localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
-    const env = { RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", RPC_RATE_LIMIT: "3" };
+    const env = { RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", RPC_RATE_LIMIT: "5" };
     gateway = await startGateway(loadConfig(env));
   });
   afterAll(async () => {
@@ -375,24 +378,80 @@ describeOnNode("repeats resolved before the app, and RPC_RATE_LIMIT", () => {
   it("draw on the client's calls and carry its RateLimit-* headers; once spent the app answers its 429", async () => {
     const path = "/resolve/plain.sns";
     const key = `${new URL(gateway.url).host} ${path}`;
-    const remaining = (answer: Answer) => Number(answer.headers.get("ratelimit-remaining"));
+    const remaining = (headers: { get(name: string): string | null }) => Number(headers.get("ratelimit-remaining"));
     const learned = await get(path);
+    // While the client has calls left, a repeat is resolved before the app, from the same window.
+    const direct = await gateway.gateway.resolveRepeats!.resolve(key, undefined, () => "127.0.0.1");
     const repeat = await get(path);
     const viaApp = await get(`${path}?from=app`);
-    expect([learned.status, repeat.status, viaApp.status]).toEqual([200, 200, 200]);
-    expect(repeat.headers.get("ratelimit-limit")).toBe("3");
-    // Each resolution of the name costs the same calls, drawn from one window whichever way it is answered.
-    const cost = remaining(learned) - remaining(repeat);
+    expect([learned.status, direct?.status, repeat.status, viaApp.status]).toEqual([200, 200, 200, 200]);
+    expect(repeat.headers.get("ratelimit-limit")).toBe("5");
+    // Each resolution of the name costs the same calls, whichever way it is answered.
+    const cost = remaining(learned.headers) - Number(direct!.headers["ratelimit-remaining"]);
     expect(cost).toBeGreaterThan(0);
-    expect(remaining(repeat) - remaining(viaApp)).toBe(cost);
+    expect(remaining(learned.headers) - remaining(repeat.headers)).toBe(2 * cost);
+    expect(remaining(repeat.headers) - remaining(viaApp.headers)).toBe(cost);
     let spent = viaApp;
-    for (let i = 0; i < 3 && spent.status === 200; i++) spent = await get(path);
-    expect(gateway.gateway.resolveRepeats?.resolve(key, undefined, () => "127.0.0.1")).toBeUndefined();
+    for (let i = 0; i < 5 && spent.status === 200; i++) spent = await get(path);
+    expect(gateway.gateway.resolveRepeats!.resolve(key, undefined, () => "127.0.0.1")).toBeUndefined();
     if (spent.status === 200) spent = await get(path);
     expect([spent.status, spent.body, spent.headers.get("retry-after") !== null]).toEqual([
       429,
       { s: "error", result: "Too many requests" },
       true,
     ]);
+  });
+});
+
+// The requests above are compared through HTTP, where the app would give the same answers: here the app
+// is counted, to show that the repeats never reach it.
+describeOnNode("repeated /resolve requests never reach the app", () => {
+  let localnet: Localnet;
+  let appRequests = 0;
+  let url = "";
+  let close = async () => {};
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH) });
+    const config = loadConfig({ RPC_URL: localnet.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" });
+    const log = captureLog();
+    const gateway = createGateway(config, nodePlatform(config, log.logger));
+    // The server `startGateway` builds, with the app's entry counted.
+    const { server, drain } = createDrainableServer({
+      fetch: (request, env) => {
+        appRequests++;
+        return gateway.app.fetch(request, env);
+      },
+      logger: gateway.logger,
+      headersTimeoutMs: config.headersTimeoutMs,
+      answerBeforeApp: repeatsBeforeApp(gateway.resolveRepeats!, config, gateway.logger),
+    });
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = async () => {
+      await drain(1000);
+      await gateway.dispose();
+    };
+  });
+  afterAll(async () => {
+    await close();
+    await localnet.close();
+  });
+
+  it("resolutions, failures and RPC faults of a validated request are answered before the app", async () => {
+    const paths = ["/resolve/bonfida.sns", "/resolve/nobody.sns", "/resolve/invalid-roa.sns", "/resolve/plain.sol"];
+    const first = await Promise.all(paths.map((path) => request(url, path)));
+    expect(first.map((answer) => answer.status)).toEqual([200, 404, 422, 200]);
+    expect(appRequests).toBe(paths.length);
+    const repeats = await Promise.all(paths.map((path) => request(url, path)));
+    expect(repeats.map((answer) => answer.text)).toEqual(first.map((answer) => answer.text));
+    localnet.setFault({ kind: "http-status", status: 503, times: 1 });
+    expect((await request(url, paths[0]!)).status).toBe(502);
+    expect(appRequests).toBe(paths.length);
+    // A query, another spelling, another method: the app's.
+    await request(url, `${paths[0]}?x=1`);
+    await request(url, "/resolve/BONFIDA.sns");
+    await request(url, paths[0]!, { method: "HEAD" });
+    expect(appRequests).toBe(paths.length + 3);
   });
 });

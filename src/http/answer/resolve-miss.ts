@@ -80,21 +80,37 @@ export function resolveLearned(
   sinks.telemetry.httpRequestStarted();
   const usage = { calls: 0, accounts: 0 };
   const budget = new RequestBudget(shared.budgetLimits, admission?.window);
-  const endpoint = requestView(shared, usage, budget, deps.yieldToLoop);
-  const finish = (answer: Answered): BeforeAppAnswer =>
-    finishAnswer(sinks, learned, requestId, admission, usage, budget, started, answer);
+  // Counted as started: from here on every way out is an answer (a failure of its own is a 500, as the
+  // frame answers a route's), never a hand-back to the app, which would resolve and count it again.
+  const finish = (answer: () => Answered): BeforeAppAnswer => {
+    let answered: Answered;
+    try {
+      answered = answer();
+    } catch (error) {
+      answered = failed(sinks.logger, learned, requestId, error, undefined);
+    }
+    return finishAnswer(sinks, learned, requestId, admission, usage, budget, started, answered);
+  };
 
+  let endpoint: RpcEndpoint;
   let key: Address | Promise<Address>;
   try {
+    endpoint = requestView(shared, usage, budget, deps.yieldToLoop);
     key = resolver.resolve(endpoint, learned.domain);
   } catch (error) {
     // A failure given at once may be a cached one (a missing domain, a malformed record).
-    return finish(failed(sinks.logger, learned, requestId, error, fromCache(resolver)));
+    const provenance = fromCache(resolver);
+    return finish(() => failed(sinks.logger, learned, requestId, error, provenance));
   }
-  if (typeof key === "string") return finish(succeeded(resolver, endpoint, learned, key, fromCache(resolver)));
+  if (typeof key === "string") {
+    const provenance = fromCache(resolver);
+    return finish(() => succeeded(resolver, endpoint, learned, key, provenance));
+  }
   return key.then(
-    (resolved) => finish(succeeded(resolver, endpoint, learned, resolved, resolvedLater(resolver, budget, usage))),
-    (error: unknown) => finish(failed(sinks.logger, learned, requestId, error, resolvedLater(resolver, budget, usage))),
+    (resolved) =>
+      finish(() => succeeded(resolver, endpoint, learned, resolved, resolvedLater(resolver, budget, usage))),
+    (error: unknown) =>
+      finish(() => failed(sinks.logger, learned, requestId, error, resolvedLater(resolver, budget, usage))),
   );
 }
 

@@ -109,12 +109,13 @@ export class ResolveRepeats {
     const known = this.known.get(key);
     if (!known) return undefined;
     const { resolver } = this.options;
+    // The client's window, as the app's frame would show it; spent, the app answers (429), and no cache
+    // lookup is counted for an answer the client does not get.
+    const limited = this.options.callLimit?.headersFor(client());
+    if (this.options.callLimit && !limited) return undefined;
     const entry = resolver.cachedEntry(this.options.endpoints.select(undefined), known.domain);
     if (!entry) return undefined;
     const outcome = entry.outcome;
-    // The client's window, as the app's frame would show it; spent, the app answers (429).
-    const limited = this.options.callLimit?.headersFor(client());
-    if (this.options.callLimit && !limited) return undefined;
     this.sinks.telemetry.httpRequestStarted();
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);

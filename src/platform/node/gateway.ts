@@ -9,14 +9,14 @@ import type { Logger } from "../../logger.js";
 import type { Defer } from "../../rpc/account-loader.js";
 import { nodeDocsAssets } from "./docs-assets.js";
 import { PrometheusTelemetry } from "./metrics.js";
-import { createDrainableServer } from "./listener.js";
+import { type ListenerOptions, createDrainableServer } from "./listener.js";
 import { incomingHeader, nodeRequestHeader } from "./request-header.js";
 import { nodeContextRequestKey, nodeRequestKey } from "./request-key.js";
 import { nodeSettlePacing } from "./settle-pacing.js";
 import { createNodeTransports } from "../../rpc/transport/undici.js";
 import { clientKeyFrom } from "../../http/clients/client-key.js";
 import type { NodeTracing } from "./telemetry/node-tracing-port.js";
-import type { RepeatAnswer } from "../../http/answer/resolve-repeats.js";
+import type { RepeatAnswer, ResolveRepeats } from "../../http/answer/resolve-repeats.js";
 
 /** How long the spans still buffered at shutdown may take to reach the collector, after the drain. */
 export const TRACES_FLUSH_MS = 2000;
@@ -32,6 +32,46 @@ function write(response: ServerResponse, answer: RepeatAnswer): true {
   response.writeHead(answer.status, answer.headers);
   response.end(answer.body);
   return true;
+}
+
+/**
+ * The Node listener's answer before the app (listener.ts): a repeat of a
+ * `/resolve` request the app has validated, from the resolve cache or
+ * resolved now (ResolveRepeats). A resolution counts and logs its request
+ * itself and always settles with an answer; should writing it fail, the
+ * request is cut off rather than handed to the app, which would resolve
+ * and count it again.
+ */
+export function repeatsBeforeApp(
+  repeats: ResolveRepeats,
+  config: GatewayConfig,
+  logger: Logger,
+): NonNullable<ListenerOptions["answerBeforeApp"]> {
+  return (request, response) => {
+    const key = nodeRequestKey(request);
+    if (key === undefined) return false;
+    const client = () =>
+      clientKeyFrom(
+        config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined,
+        () => request.socket.remoteAddress,
+      );
+    const requestId = incomingHeader(request, "x-request-id");
+    const answer = repeats.answer(key, requestId, client) ?? repeats.resolve(key, requestId, client);
+    if (!answer) return false;
+    if (!(answer instanceof Promise)) return write(response, answer);
+    const cutOff = (error: unknown) => {
+      logger.warn({ err: error }, "answer before the app failed; the request is cut off");
+      response.destroy();
+    };
+    answer.then((resolved) => {
+      try {
+        write(response, resolved);
+      } catch (error) {
+        cutOff(error);
+      }
+    }, cutOff);
+    return true;
+  };
 }
 
 /**
@@ -109,26 +149,7 @@ export async function startGateway(
     logger: gateway.logger,
     headersTimeoutMs: config.headersTimeoutMs,
     ...(tracing && { aroundRequest: tracing.aroundRequest }),
-    ...(repeats && {
-      answerBeforeApp(request, response, toApp) {
-        const key = nodeRequestKey(request);
-        const client = () =>
-          clientKeyFrom(
-            config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined,
-            () => request.socket.remoteAddress,
-          );
-        if (key === undefined) return false;
-        const requestId = incomingHeader(request, "x-request-id");
-        const answer = repeats.answer(key, requestId, client) ?? repeats.resolve(key, requestId, client);
-        if (!answer) return false;
-        if (!(answer instanceof Promise)) return write(response, answer);
-        answer.then(
-          (resolved) => write(response, resolved),
-          (error: unknown) => toApp(request, response, error ?? new Error("answer before the app failed")),
-        );
-        return true;
-      },
-    }),
+    ...(repeats && { answerBeforeApp: repeatsBeforeApp(repeats, config, gateway.logger) }),
   });
   const { server } = drainable;
   await new Promise<void>((resolve, reject) => {

@@ -6,23 +6,21 @@ import { hostHeaderCount } from "./host-headers.js";
 import { ADAPTER_REFUSAL, outsideAppAnswer, outsideAppBytes, parserFailure } from "../../http/answer/outside-app.js";
 
 export interface ListenerOptions {
-  readonly fetch: (request: Request) => Response | Promise<Response>;
+  /** The app: what @hono/node-server hands a request to (with the Node request and response as its bindings). */
+  readonly fetch: Parameters<typeof getRequestListener>[0];
   readonly logger: Logger;
   /** Time a client has to send a request's headers; the whole request gets twice that. */
   readonly headersTimeoutMs: number;
   /**
    * Answers a request before the app when it can, as the app would answer
-   * it: true when it has answered or will (an answer given later that
-   * cannot be given calls `toApp`); false, or a throw, leaves the request
-   * to the app at once.
+   * it: true when it has answered, or has taken the request and will answer
+   * it later (then every way out is its own); false, or a throw, leaves the
+   * request to the app.
    */
-  readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse, toApp: ToApp) => boolean;
+  readonly answerBeforeApp?: (request: IncomingMessage, response: ServerResponse) => boolean;
   /** Wraps the handling of every request, once (telemetry/server-spans.ts: a span around it); absent: none. */
   readonly aroundRequest?: (listener: RequestListener) => RequestListener;
 }
-
-/** Hands a request to the app after all, `error` (logged) saying why; once an answer has begun, the request is cut off. */
-export type ToApp = (request: IncomingMessage, response: ServerResponse, error?: unknown) => void;
 
 /** A Node HTTP server that can be drained: see `drain`. */
 export interface DrainableServer {
@@ -71,22 +69,18 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
     },
   });
   const { answerBeforeApp } = options;
-  const toApp: ToApp = (request, response, error) => {
-    if (error !== undefined) logger.warn({ err: error }, "answer before the app failed; the app answers");
-    // Headers written by a failed answer cannot be taken back.
-    if (response.headersSent) response.destroy();
-    else void appListener(request, response);
-  };
   const routed = answerBeforeApp
     ? (request: IncomingMessage, response: ServerResponse) => {
         let answered = false;
         try {
-          answered = answerBeforeApp(request, response, toApp);
+          answered = answerBeforeApp(request, response);
         } catch (error) {
-          toApp(request, response, error ?? new Error("answer before the app threw"));
-          return;
+          logger.warn({ err: error }, "answer before the app failed; the app answers");
         }
-        if (!answered) toApp(request, response);
+        if (answered) return;
+        // Headers written by a failed answer cannot be taken back.
+        if (response.headersSent) response.destroy();
+        else void appListener(request, response);
       }
     : appListener;
   // A request with more than one Host is refused before anything reads it (RFC 9112 section 3.2): the

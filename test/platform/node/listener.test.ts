@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type DrainableServer, type ToApp, createDrainableServer } from "../../../src/platform/node/listener.js";
+import { type DrainableServer, createDrainableServer } from "../../../src/platform/node/listener.js";
 import { captureLog } from "../../../testkit/log-capture.js";
 
 // The Node listener's answer before the app (src/platform/node/listener.ts): an answer given there, at once
-// or later, is the answer; anything that goes wrong there, at once or later, leaves the request to the app,
-// never unanswered.
+// or later, is the answer; a decline or a throw leaves the request to the app, never unanswered, and a
+// throw once the answer's headers are out cuts the request off.
 
-type BeforeApp = (request: IncomingMessage, response: ServerResponse, toApp: ToApp) => boolean;
+type BeforeApp = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 describe("the Node listener's answer before the app", () => {
   const log = captureLog();
@@ -38,19 +38,10 @@ describe("the Node listener's answer before the app", () => {
     }, 20);
     return true;
   };
-  /** Takes the request, then hands it to the app later: declined, or failed with `error`. */
-  const handBackLater =
-    (error?: Error): BeforeApp =>
-    (request, response, toApp) => {
-      setTimeout(() => toApp(request, response, error), 20);
-      return true;
-    };
-
   it.each<[string, BeforeApp, number, string, number]>([
     ["given at once", (_, response) => (response.end("at once"), true), 200, "at once", 0],
     ["given later", answerLater, 201, "before the app: /x", 0],
     ["declined at once", () => false, 200, "from the app", 0],
-    ["declined later", handBackLater(), 200, "from the app", 0],
     [
       "thrown",
       () => {
@@ -60,12 +51,20 @@ describe("the Node listener's answer before the app", () => {
       "from the app",
       1,
     ],
-    ["failed later", handBackLater(new Error("later")), 200, "from the app", 1],
   ])("an answer %s", async (_, answerBeforeApp, status, body, warnings) => {
     const url = await serve(answerBeforeApp);
     const answer = await fetch(`${url}/x`);
     expect([answer.status, await answer.text()]).toEqual([status, body]);
     const warned = log.lines().filter((line) => line.msg === "answer before the app failed; the app answers");
     expect(warned).toHaveLength(warnings);
+  });
+
+  it("cuts a request off when an answer fails after its headers are out", async () => {
+    const url = await serve((_, response) => {
+      response.writeHead(200, { "content-length": "100" });
+      response.flushHeaders();
+      throw new Error("after the headers");
+    });
+    await expect(fetch(`${url}/x`).then((answer) => answer.text())).rejects.toThrow();
   });
 });
