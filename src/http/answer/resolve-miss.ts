@@ -205,19 +205,32 @@ function finishAnswer(
   );
   headers["Content-Length"] = UTF8.encode(answer.body).length;
   const seconds = (performance.now() - started) / 1000;
+  const line = beforeAppLine(requestId, learned.route, answer.status, seconds, usage, answer.errorCode);
+  recordAnswer(sinks, line, seconds, provenance?.cache, provenance?.age);
+  return { status: answer.status, headers, body: answer.body };
+}
+
+/** The log line of a `GET` answered before the app (`usage`: what it read), as the app's frame writes it. */
+export function beforeAppLine(
+  requestId: string,
+  route: string,
+  status: number,
+  seconds: number,
+  usage: { readonly calls: number; readonly accounts: number },
+  errorCode: string | undefined,
+): RequestLine {
   const line: RequestLine = {
     reqId: requestId,
     method: "GET",
-    route: learned.route,
-    status: answer.status,
+    route,
+    status,
     ms: lineMs(seconds),
     rpcCalls: usage.calls,
     rpcAccounts: usage.accounts,
     rpcOverride: false,
   };
-  if (answer.errorCode !== undefined) line.error = answer.errorCode;
-  recordAnswer(sinks, line, seconds, provenance?.cache, provenance?.age);
-  return { status: answer.status, headers, body: answer.body };
+  if (errorCode !== undefined) line.error = errorCode;
+  return line;
 }
 
 const UTF8 = new TextEncoder();

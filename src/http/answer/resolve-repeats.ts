@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { LRUCache } from "lru-cache";
-import type { Logger, RequestLine } from "../../logger.js";
+import type { Logger } from "../../logger.js";
 import type { EndpointSelector } from "../../rpc/endpoints.js";
 import type { Outcome } from "../../service/answer-cache.js";
 import type { Resolver } from "../../service/resolver.js";
@@ -16,9 +16,15 @@ import type { Classified } from "./classify.js";
 import { okText } from "./envelope.js";
 import { renderFailure } from "./failure.js";
 import { answerHeaders } from "./headers.js";
-import { type AnswerSinks, lineMs, recordAnswer } from "./finish.js";
+import { type AnswerSinks, recordAnswer } from "./finish.js";
 import { routePatternOf } from "./request-log.js";
-import { type Admission, type BeforeAppAnswer, type LearnedRequest, resolveLearned } from "./resolve-miss.js";
+import {
+  type Admission,
+  type BeforeAppAnswer,
+  type LearnedRequest,
+  beforeAppLine,
+  resolveLearned,
+} from "./resolve-miss.js";
 import type { YieldToLoop } from "../../rpc/request-view.js";
 
 /** What the resolve route learned of a request, for its repeats; with the last outcome answered, rendered. */
@@ -133,17 +139,7 @@ export class ResolveRepeats {
     );
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
-    const line: RequestLine = {
-      reqId: requestId,
-      method: "GET",
-      route: known.route,
-      status: rendered.status,
-      ms: lineMs(seconds),
-      rpcCalls: 0,
-      rpcAccounts: 0,
-      rpcOverride: false,
-    };
-    if (rendered.failure !== undefined) line.error = rendered.failure.code;
+    const line = beforeAppLine(requestId, known.route, rendered.status, seconds, NOTHING_READ, rendered.failure?.code);
     recordAnswer(this.sinks, line, seconds, "hit", age);
     return { status: rendered.status, headers, body: rendered.body };
   }
@@ -203,6 +199,9 @@ function matchedHandler(c: Context<AppEnv>): object {
   const matched = matchedRoutes(c);
   return matched[matched.length - 1]!.handler;
 }
+
+/** A repeat answered from the cache reads nothing. */
+const NOTHING_READ = { calls: 0, accounts: 0 } as const;
 
 const UTF8 = new TextEncoder();
 const JSON_TYPE = "application/json";
