@@ -177,6 +177,11 @@ export class Resolver implements BulkResolvable {
     return this.hit;
   }
 
+  /** Whether answers are cached at all (RESOLVE_CACHE_TTL_MS): without a cache, `cachedEntry` never has one. */
+  get cachesAnswers(): boolean {
+    return this.answers !== undefined;
+  }
+
   /** Whether the last cache hit (`lastHit`) started a refresh ahead of expiry. */
   get lastHitRefreshing(): boolean {
     return this.hitRefreshing;

@@ -77,9 +77,9 @@ export function resolveLearned(
 ): BeforeAppAnswer | Promise<BeforeAppAnswer> {
   const started = performance.now();
   const { resolver, endpoint: shared, sinks } = deps;
-  sinks.telemetry.httpRequestStarted();
   const usage = { calls: 0, accounts: 0 };
   const budget = new RequestBudget(shared.budgetLimits, admission?.window);
+  sinks.telemetry.httpRequestStarted();
   // Counted as started: from here on every way out is an answer (a failure of its own is a 500, as the
   // frame answers a route's), never a hand-back to the app, which would resolve and count it again.
   const finish = (answer: () => Answered): BeforeAppAnswer => {
@@ -99,13 +99,9 @@ export function resolveLearned(
     key = resolver.resolve(endpoint, learned.domain);
   } catch (error) {
     // A failure given at once may be a cached one (a missing domain, a malformed record).
-    const provenance = fromCache(resolver);
-    return finish(() => failed(sinks.logger, learned, requestId, error, provenance));
+    return finish(() => failed(sinks.logger, learned, requestId, error, fromCache(resolver)));
   }
-  if (typeof key === "string") {
-    const provenance = fromCache(resolver);
-    return finish(() => succeeded(resolver, endpoint, learned, key, provenance));
-  }
+  if (typeof key === "string") return finish(() => succeeded(resolver, endpoint, learned, key, fromCache(resolver)));
   return key.then(
     (resolved) =>
       finish(() => succeeded(resolver, endpoint, learned, resolved, resolvedLater(resolver, budget, usage))),

@@ -115,6 +115,7 @@ export class ResolveRepeats {
     const known = this.known.get(key);
     if (!known) return undefined;
     const { resolver } = this.options;
+    if (!resolver.cachesAnswers) return undefined;
     // The client's window, as the app's frame would show it; spent, the app answers (429), and no cache
     // lookup is counted for an answer the client does not get.
     const limited = this.options.callLimit?.headersFor(client());
@@ -122,7 +123,6 @@ export class ResolveRepeats {
     const entry = resolver.cachedEntry(this.options.endpoints.select(undefined), known.domain);
     if (!entry) return undefined;
     const outcome = entry.outcome;
-    this.sinks.telemetry.httpRequestStarted();
     const rendered = known.rendered?.outcome === outcome ? known.rendered : (known.rendered = render(outcome, known));
     const requestId = requestIdFor(requestIdHeader);
     const { cacheControl, extra } = rendered;
@@ -140,6 +140,9 @@ export class ResolveRepeats {
     headers["Content-Length"] = rendered.length;
     const seconds = (performance.now() - started) / 1000;
     const line = beforeAppLine(requestId, known.route, rendered.status, seconds, NOTHING_READ, rendered.failure?.code);
+    // Counted as started only now, with nothing left to fail before it is recorded: a throw above leaves
+    // the request to the app, which counts it once.
+    this.sinks.telemetry.httpRequestStarted();
     recordAnswer(this.sinks, line, seconds, "hit", age);
     return { status: rendered.status, headers, body: rendered.body };
   }

@@ -27,11 +27,10 @@ const deferToCheckPhase: Defer = (task) => {
   return () => clearImmediate(immediate);
 };
 
-/** Writes an answer given before the app (http/answer/resolve-repeats.ts): it is answered. */
-function write(response: ServerResponse, answer: RepeatAnswer): true {
+/** Writes an answer given before the app (http/answer/resolve-repeats.ts). */
+function write(response: ServerResponse, answer: RepeatAnswer): void {
   response.writeHead(answer.status, answer.headers);
   response.end(answer.body);
-  return true;
 }
 
 /**
@@ -42,7 +41,7 @@ function write(response: ServerResponse, answer: RepeatAnswer): true {
  * request is cut off rather than handed to the app, which would resolve
  * and count it again.
  */
-export function repeatsBeforeApp(
+function repeatsBeforeApp(
   repeats: ResolveRepeats,
   config: GatewayConfig,
   logger: Logger,
@@ -50,26 +49,34 @@ export function repeatsBeforeApp(
   return (request, response) => {
     const key = nodeRequestKey(request);
     if (key === undefined) return false;
+    let clientKey: string | undefined;
     const client = () =>
-      clientKeyFrom(
+      (clientKey ??= clientKeyFrom(
         config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined,
         () => request.socket.remoteAddress,
-      );
+      ));
     const requestId = incomingHeader(request, "x-request-id");
+    // A throw here leaves the request to the app: nothing has been counted or answered yet, bugs aside.
     const answer = repeats.answer(key, requestId, client) ?? repeats.resolve(key, requestId, client);
     if (!answer) return false;
-    if (!(answer instanceof Promise)) return write(response, answer);
+    // Counted and logged from here on: a failure to write cuts the request off.
     const cutOff = (error: unknown) => {
-      logger.warn({ err: error }, "answer before the app failed; the request is cut off");
+      try {
+        logger.warn({ err: error }, "answer before the app failed; the request is cut off");
+      } catch {
+        // The answer is cut off all the same.
+      }
       response.destroy();
     };
-    answer.then((resolved) => {
+    const writeOrCutOff = (given: RepeatAnswer) => {
       try {
-        write(response, resolved);
+        write(response, given);
       } catch (error) {
         cutOff(error);
       }
-    }, cutOff);
+    };
+    if (answer instanceof Promise) answer.then(writeOrCutOff, cutOff);
+    else writeOrCutOff(answer);
     return true;
   };
 }

@@ -1,13 +1,13 @@
 import { type IncomingMessage, type RequestListener, type Server, ServerResponse, createServer } from "node:http";
 import type { Socket } from "node:net";
-import { getRequestListener } from "@hono/node-server";
+import { type Http2Bindings, type HttpBindings, getRequestListener } from "@hono/node-server";
 import type { Logger } from "../../logger.js";
 import { hostHeaderCount } from "./host-headers.js";
 import { ADAPTER_REFUSAL, outsideAppAnswer, outsideAppBytes, parserFailure } from "../../http/answer/outside-app.js";
 
 export interface ListenerOptions {
   /** The app: what @hono/node-server hands a request to (with the Node request and response as its bindings). */
-  readonly fetch: Parameters<typeof getRequestListener>[0];
+  readonly fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
   readonly logger: Logger;
   /** Time a client has to send a request's headers; the whole request gets twice that. */
   readonly headersTimeoutMs: number;
@@ -75,12 +75,18 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
         try {
           answered = answerBeforeApp(request, response);
         } catch (error) {
-          logger.warn({ err: error }, "answer before the app failed; the app answers");
+          // Headers written by a failed answer cannot be taken back: the request is cut off.
+          const cutOff = response.headersSent;
+          logger.warn(
+            { err: error },
+            `answer before the app failed; ${cutOff ? "the request is cut off" : "the app answers"}`,
+          );
+          if (cutOff) {
+            response.destroy();
+            return;
+          }
         }
-        if (answered) return;
-        // Headers written by a failed answer cannot be taken back.
-        if (response.headersSent) response.destroy();
-        else void appListener(request, response);
+        if (!answered) void appListener(request, response);
       }
     : appListener;
   // A request with more than one Host is refused before anything reads it (RFC 9112 section 3.2): the

@@ -65,6 +65,10 @@ describe("the Node listener's answer before the app", () => {
       response.flushHeaders();
       throw new Error("after the headers");
     });
-    await expect(fetch(`${url}/x`).then((answer) => answer.text())).rejects.toThrow();
+    // Cut off at once: the client learns it well before its own timeout.
+    const cut = fetch(`${url}/x`, { signal: AbortSignal.timeout(5000) }).then((answer) => answer.text());
+    await expect(cut).rejects.toThrow(/terminated|other side closed|socket/i);
+    const warned = log.lines().map((line) => line.msg);
+    expect(warned).toEqual(["answer before the app failed; the request is cut off"]);
   });
 });
