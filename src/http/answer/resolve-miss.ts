@@ -7,8 +7,7 @@ import type { CacheEntry } from "../../service/answer-cache.js";
 import type { Resolver } from "../../service/resolver.js";
 import type { FullDomain } from "../../sns/domain.js";
 import type { AnswerCacheOutcome } from "../../telemetry.js";
-import type { ClientWindow } from "../clients/client-call-limit.js";
-import type { RateLimitHeaders } from "../env.js";
+import type { ClientAdmission } from "../clients/client-call-limit.js";
 import type { RouteAnswers } from "../openapi/route-answers.js";
 import { boundedPolicy, cacheControlFor } from "./cache-control.js";
 import { classify } from "./classify.js";
@@ -42,11 +41,8 @@ export interface MissDeps {
   readonly sinks: AnswerSinks;
 }
 
-/** The client's window of `RPC_URL` calls (RPC_RATE_LIMIT), as the app's frame admitted it; absent: no limit. */
-export interface Admission {
-  readonly window: ClientWindow;
-  readonly headers: RateLimitHeaders;
-}
+/** The client's window of `RPC_URL` calls (RPC_RATE_LIMIT), as the app's frame admits it; absent: no limit. */
+export type Admission = ClientAdmission;
 
 /** Where an answer came from, as the route tells it (routes/resolve.ts: `servedFromCache`, `resolvedLater`). */
 interface Provenance {

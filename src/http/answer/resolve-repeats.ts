@@ -108,18 +108,59 @@ export class ResolveRepeats {
   /**
    * The answer to a request recognised by `key`, with its request id (from
    * `requestIdHeader`, the `X-Request-Id` the request carries), counted and
-   * logged; undefined when the app must answer it.
+   * logged: from the resolve cache (`answer`), else resolved now (`resolve`);
+   * undefined when the app must answer it.
    */
-  answer(key: string, requestIdHeader: string | undefined, client: () => string): RepeatAnswer | undefined {
-    const started = performance.now();
+  respond(
+    key: string,
+    requestIdHeader: string | undefined,
+    client: () => string,
+  ): RepeatAnswer | Promise<RepeatAnswer> | undefined {
     const known = this.known.get(key);
     if (!known) return undefined;
+    const admission = this.admit(client);
+    if (admission === SPENT) return undefined;
+    return this.fromCache(known, requestIdHeader, admission) ?? this.resolveKnown(known, requestIdHeader, admission);
+  }
+
+  /** `respond` from the resolve cache only: undefined when it does not hold the request's outcome as it is. */
+  answer(key: string, requestIdHeader: string | undefined, client: () => string): RepeatAnswer | undefined {
+    const known = this.known.get(key);
+    if (!known) return undefined;
+    const admission = this.admit(client);
+    return admission === SPENT ? undefined : this.fromCache(known, requestIdHeader, admission);
+  }
+
+  /** `respond` resolving now, whatever the cache holds. */
+  resolve(
+    key: string,
+    requestIdHeader: string | undefined,
+    client: () => string,
+  ): RepeatAnswer | Promise<RepeatAnswer> | undefined {
+    const known = this.known.get(key);
+    if (!known) return undefined;
+    const admission = this.admit(client);
+    return admission === SPENT ? undefined : this.resolveKnown(known, requestIdHeader, admission);
+  }
+
+  /**
+   * The client's window, as the app's frame admits it: undefined without RPC_RATE_LIMIT, SPENT once
+   * the client has no calls left (the app answers its 429, and no cache lookup is counted for it).
+   */
+  private admit(client: () => string): Admission | undefined | typeof SPENT {
+    const { callLimit } = this.options;
+    if (!callLimit) return undefined;
+    return callLimit.admit(client()) ?? SPENT;
+  }
+
+  private fromCache(
+    known: KnownRequest,
+    requestIdHeader: string | undefined,
+    admission: Admission | undefined,
+  ): RepeatAnswer | undefined {
+    const started = performance.now();
     const { resolver } = this.options;
     if (!resolver.cachesAnswers) return undefined;
-    // The client's window, as the app's frame would show it; spent, the app answers (429), and no cache
-    // lookup is counted for an answer the client does not get.
-    const limited = this.options.callLimit?.headersFor(client());
-    if (this.options.callLimit && !limited) return undefined;
     const entry = resolver.cachedEntry(this.options.endpoints.select(undefined), known.domain);
     if (!entry) return undefined;
     const outcome = entry.outcome;
@@ -133,7 +174,7 @@ export class ResolveRepeats {
       requestId,
       JSON_TYPE,
       extra,
-      limited,
+      admission?.headers,
       slot,
       age,
     );
@@ -147,27 +188,13 @@ export class ResolveRepeats {
     return { status: rendered.status, headers, body: rendered.body };
   }
 
-  /**
-   * A request recognised by `key` that `answer` left to the app, resolved
-   * here instead (resolve-miss.ts), with its request id; undefined when the
-   * app must answer it after all.
-   */
-  resolve(
-    key: string,
+  /** A known request resolved now (resolve-miss.ts); undefined for a route whose failures have a fixed answer. */
+  private resolveKnown(
+    known: KnownRequest,
     requestIdHeader: string | undefined,
-    client: () => string,
+    admission: Admission | undefined,
   ): RepeatAnswer | Promise<RepeatAnswer> | undefined {
-    const known = this.known.get(key);
-    if (!known || known.answers.fixedFailure !== undefined) return undefined;
-    const { callLimit } = this.options;
-    let admission: Admission | undefined;
-    if (callLimit) {
-      const window = callLimit.windowOf(client());
-      const headers = callLimit.headersOf(window);
-      // Spent: the app's frame answers its 429.
-      if (headers["ratelimit-remaining"] === "0") return undefined;
-      admission = { window, headers };
-    }
+    if (known.answers.fixedFailure !== undefined) return undefined;
     const deps = {
       resolver: this.options.resolver,
       endpoint: this.options.endpoints.select(undefined),
@@ -202,6 +229,9 @@ function matchedHandler(c: Context<AppEnv>): object {
   const matched = matchedRoutes(c);
   return matched[matched.length - 1]!.handler;
 }
+
+/** A client with no calls left: the app answers it. */
+const SPENT = Symbol("spent");
 
 /** A repeat answered from the cache reads nothing. */
 const NOTHING_READ = { calls: 0, accounts: 0 } as const;

@@ -53,6 +53,12 @@ export class ClientWindow implements CostAllowance {
  * http/frame/client-admission.ts) only on routes that read the chain: the
  * others are never counted.
  */
+/** A client let in: the window its request draws its calls from, and the headers its answer carries. */
+export interface ClientAdmission {
+  readonly window: ClientWindow;
+  readonly headers: RateLimitHeaders;
+}
+
 export class ClientCallLimit {
   private readonly clients = new LRUCache<string, ClientWindow>({ max: MAX_CLIENTS });
   private readonly policy: string;
@@ -64,14 +70,15 @@ export class ClientCallLimit {
   }
 
   /**
-   * The `RateLimit-*` headers of an answer given to `client` without
-   * reading the chain (a repeat answered from the resolve cache before the
-   * app, http/answer/resolve-repeats.ts), or undefined once it has no calls
-   * left: the app then answers it, with its 429.
+   * `client` let in as the app's frame lets a request in (frame/client-admission.ts): its window, to
+   * draw its calls from, and the `RateLimit-*` headers its answer carries; undefined once it has no
+   * calls left, when the app answers it, with its 429. For requests answered before the app
+   * (http/answer/resolve-repeats.ts).
    */
-  headersFor(client: string): RateLimitHeaders | undefined {
-    const headers = this.headersOf(this.windowOf(client));
-    return headers["ratelimit-remaining"] === "0" ? undefined : headers;
+  admit(client: string): ClientAdmission | undefined {
+    const window = this.windowOf(client);
+    const headers = this.headersOf(window);
+    return headers["ratelimit-remaining"] === "0" ? undefined : { window, headers };
   }
 
   /** The window of `client` (a fresh one for a client not seen, or forgotten). */

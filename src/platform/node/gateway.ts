@@ -27,19 +27,34 @@ const deferToCheckPhase: Defer = (task) => {
   return () => clearImmediate(immediate);
 };
 
-/** Writes an answer given before the app (http/answer/resolve-repeats.ts). */
-function write(response: ServerResponse, answer: RepeatAnswer): void {
-  response.writeHead(answer.status, answer.headers);
-  response.end(answer.body);
+/**
+ * Writes an answer given before the app (http/answer/resolve-repeats.ts). It has been counted and
+ * logged: should writing it fail, the request is cut off rather than handed to the app, which would
+ * answer and count it again.
+ */
+function write(response: ServerResponse, answer: RepeatAnswer, logger: Logger): void {
+  try {
+    response.writeHead(answer.status, answer.headers);
+    response.end(answer.body);
+  } catch (error) {
+    cutOff(response, logger, error);
+  }
+}
+
+function cutOff(response: ServerResponse, logger: Logger, error: unknown): void {
+  try {
+    logger.warn({ err: error }, "answer before the app failed; the request is cut off");
+  } catch {
+    // The answer is cut off all the same.
+  }
+  response.destroy();
 }
 
 /**
  * The Node listener's answer before the app (listener.ts): a repeat of a
  * `/resolve` request the app has validated, from the resolve cache or
  * resolved now (ResolveRepeats). A resolution counts and logs its request
- * itself and always settles with an answer; should writing it fail, the
- * request is cut off rather than handed to the app, which would resolve
- * and count it again.
+ * itself and always settles with an answer.
  */
 function repeatsBeforeApp(
   repeats: ResolveRepeats,
@@ -49,34 +64,20 @@ function repeatsBeforeApp(
   return (request, response) => {
     const key = nodeRequestKey(request);
     if (key === undefined) return false;
-    let clientKey: string | undefined;
     const client = () =>
-      (clientKey ??= clientKeyFrom(
+      clientKeyFrom(
         config.clientIpHeader ? incomingHeader(request, config.clientIpHeader) : undefined,
         () => request.socket.remoteAddress,
-      ));
-    const requestId = incomingHeader(request, "x-request-id");
+      );
     // A throw here leaves the request to the app: nothing has been counted or answered yet, bugs aside.
-    const answer = repeats.answer(key, requestId, client) ?? repeats.resolve(key, requestId, client);
+    const answer = repeats.respond(key, incomingHeader(request, "x-request-id"), client);
     if (!answer) return false;
-    // Counted and logged from here on: a failure to write cuts the request off.
-    const cutOff = (error: unknown) => {
-      try {
-        logger.warn({ err: error }, "answer before the app failed; the request is cut off");
-      } catch {
-        // The answer is cut off all the same.
-      }
-      response.destroy();
-    };
-    const writeOrCutOff = (given: RepeatAnswer) => {
-      try {
-        write(response, given);
-      } catch (error) {
-        cutOff(error);
-      }
-    };
-    if (answer instanceof Promise) answer.then(writeOrCutOff, cutOff);
-    else writeOrCutOff(answer);
+    if (!(answer instanceof Promise)) write(response, answer, logger);
+    else
+      answer.then(
+        (resolved) => write(response, resolved, logger),
+        (error: unknown) => cutOff(response, logger, error),
+      );
     return true;
   };
 }
