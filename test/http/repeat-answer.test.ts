@@ -277,7 +277,7 @@ describeOnNode("repeated /resolve requests resolved before the app", () => {
   ])("resolves a repeat about %s as the app does", async (_, path, status) => {
     await get(path);
     // Learned: given before the app, resolved now (the cache is off).
-    const direct = gateway.gateway.resolveRepeats?.resolve(keyOf(path), undefined, () => "127.0.0.1");
+    const direct = gateway.gateway.resolveRepeats?.respond(keyOf(path), undefined, () => "127.0.0.1");
     expect(direct).toBeInstanceOf(Promise);
     expect(await direct).toMatchObject({ status });
 
@@ -384,7 +384,7 @@ describeOnNode("repeats resolved before the app, and RPC_RATE_LIMIT", () => {
     const remaining = (headers: { get(name: string): string | null }) => Number(headers.get("ratelimit-remaining"));
     const learned = await get(path);
     // While the client has calls left, a repeat is resolved before the app, from the same window.
-    const direct = await gateway.gateway.resolveRepeats!.resolve(key, undefined, () => "127.0.0.1");
+    const direct = await gateway.gateway.resolveRepeats!.respond(key, undefined, () => "127.0.0.1");
     const repeat = await get(path);
     const viaApp = await get(`${path}?from=app`);
     expect([learned.status, direct?.status, repeat.status, viaApp.status]).toEqual([200, 200, 200, 200]);
@@ -396,7 +396,7 @@ describeOnNode("repeats resolved before the app, and RPC_RATE_LIMIT", () => {
     expect(remaining(repeat.headers) - remaining(viaApp.headers)).toBe(cost);
     let spent = viaApp;
     for (let i = 0; i < 5 && spent.status === 200; i++) spent = await get(path);
-    expect(gateway.gateway.resolveRepeats!.resolve(key, undefined, () => "127.0.0.1")).toBeUndefined();
+    expect(gateway.gateway.resolveRepeats!.respond(key, undefined, () => "127.0.0.1")).toBeUndefined();
     if (spent.status === 200) spent = await get(path);
     expect([spent.status, spent.body, spent.headers.get("retry-after") !== null]).toEqual([
       429,

@@ -80,9 +80,9 @@ const KNOWN_BOUND: LRUCache.Options<string, KnownRequest, unknown> = {
  * Only requests the route has already answered are recognised, by the exact
  * key it learned them under (`learn`), so the path was validated by the
  * app's own schemas, and the request had no query (no `rpc` override, no
- * `trace`). `answer` gives outcomes the resolver holds as they are
- * (`Resolver.cachedEntry`); `resolve` resolves the name now, as the route
- * would (resolve-miss.ts), for everything else. An answer here has the
+ * `trace`). `respond` gives outcomes the resolver holds as they are
+ * (`Resolver.cachedEntry`), and resolves the name now, as the route would
+ * (resolve-miss.ts), for everything else. An answer here has the
  * status, body and headers the app gives for the same outcome (its slot and
  * `Age` too), and is counted and logged as the app counts and logs it. Left
  * to the app: a client whose `RPC_URL` calls are spent (its 429), and a
@@ -108,8 +108,8 @@ export class ResolveRepeats {
   /**
    * The answer to a request recognised by `key`, with its request id (from
    * `requestIdHeader`, the `X-Request-Id` the request carries), counted and
-   * logged: from the resolve cache (`answer`), else resolved now (`resolve`);
-   * undefined when the app must answer it.
+   * logged: from the resolve cache (`answer`), else resolved now
+   * (resolve-miss.ts); undefined when the app must answer it.
    */
   respond(
     key: string,
@@ -129,18 +129,6 @@ export class ResolveRepeats {
     if (!known) return undefined;
     const admission = this.admit(client);
     return admission === SPENT ? undefined : this.fromCache(known, requestIdHeader, admission);
-  }
-
-  /** `respond` resolving now, whatever the cache holds. */
-  resolve(
-    key: string,
-    requestIdHeader: string | undefined,
-    client: () => string,
-  ): RepeatAnswer | Promise<RepeatAnswer> | undefined {
-    const known = this.known.get(key);
-    if (!known) return undefined;
-    const admission = this.admit(client);
-    return admission === SPENT ? undefined : this.resolveKnown(known, requestIdHeader, admission);
   }
 
   /**
