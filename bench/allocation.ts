@@ -5,47 +5,20 @@ import { startGateway } from "../src/platform/node/gateway.js";
 import { createNodeLog } from "../src/platform/node/log.js";
 import { gatewayOverrides, settingsFor } from "./settings.js";
 import { fetchAll, runLoad } from "./load.js";
+import { type HeapProfileNode, formatHeapTally, tallyHeapProfile } from "./heap-profile.js";
 
 // `npm run bench -- alloc`: bytes allocated per answer, by package and by function, from V8's sampling
 // heap profiler with collected objects included (what the young generation has to scavenge).
 // Gateway, localnet and load generator share this process: their rows are labelled apart.
 
-interface ProfileNode {
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-  readonly selfSize: number;
-  readonly children?: readonly ProfileNode[];
-}
-
-const { durationS: DURATION_S, connections: CONNECTIONS } = settingsFor("alloc");
-const AREAS = ["src/localnet", "src/sns", "src/rpc", "src/http", "src/platform", "src/service", "bench/"];
-
-function areaOf(url: string): string {
-  if (!url) return "(V8 and native)";
-  const own = AREAS.find((area) => url.includes(area));
-  if (own) return own;
-  if (url.startsWith("node:")) return "node core";
-  const inModules = url.split("/node_modules/").at(-1)!;
-  return url.includes("/node_modules/")
-    ? inModules
-        .split("/")
-        .slice(0, inModules.startsWith("@") ? 2 : 1)
-        .join("/")
-    : url;
-}
-
-function tally(node: ProfileNode, byArea: Map<string, number>, bySite: Map<string, number>): void {
-  const { functionName, url, lineNumber } = node.callFrame;
-  if (node.selfSize > 0) {
-    const area = areaOf(url);
-    byArea.set(area, (byArea.get(area) ?? 0) + node.selfSize);
-    const site = `${functionName || "(anonymous)"} ${url.split("/").at(-1) ?? ""}:${lineNumber + 1} [${area}]`;
-    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
-  }
-  for (const child of node.children ?? []) tally(child, byArea, bySite);
-}
-
+const {
+  durationS: DURATION_S,
+  connections: CONNECTIONS,
+  latencyMs: LATENCY_MS,
+  survivors: SURVIVORS,
+} = settingsFor("alloc");
 const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
-const localnet = await startLocalnet({ ledger });
+const localnet = await startLocalnet({ ledger, latencyMs: LATENCY_MS });
 // The request log as `npm start` writes it (the template and the buffered destination), into /dev/null.
 // Gateway settings from the environment: RESOLVE_CACHE_TTL_MS=60000 makes every measured answer a cache hit.
 const config = loadConfig({
@@ -76,25 +49,23 @@ session.connect();
 await session.post("HeapProfiler.startSampling", {
   samplingInterval: 4096,
   includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: true,
+  // BENCH_SURVIVORS=1 leaves out what died young: what remains was copied by a scavenge, and what outlives two is
+  // promoted and marked again by a full collection, the cost of requests that wait.
+  includeObjectsCollectedByMinorGC: !SURVIVORS,
 });
 const result = await runLoad({ ...load, durationS: DURATION_S });
-const { profile } = (await session.post("HeapProfiler.stopSampling")) as { profile: { head: ProfileNode } };
+const { profile } = (await session.post("HeapProfiler.stopSampling")) as { profile: { head: HeapProfileNode } };
 session.disconnect();
 await gateway.close();
 await localnet.close();
 
-const byArea = new Map<string, number>();
-const bySite = new Map<string, number>();
-tally(profile.head, byArea, bySite);
-const perAnswer = (bytes: number) => (bytes / Math.max(1, result.responses) / 1024).toFixed(2).padStart(7);
-const total = [...byArea.values()].reduce((a, b) => a + b, 0);
-console.log(`${result.responses} answers at c${CONNECTIONS} in ${DURATION_S} s, ${result.mismatches} mismatches`);
-console.log(`${perAnswer(total)} KB allocated per answer in all (gateway, localnet and load generator)`);
-console.log("\nKB per answer, by package or folder:");
-for (const [area, bytes] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 15))
-  console.log(`${perAnswer(bytes)}  ${area}`);
-console.log("\nKB per answer, by allocating function:");
-for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25))
-  console.log(`${perAnswer(bytes)}  ${site}`);
+const tally = tallyHeapProfile(profile.head);
+const total = [...tally.byArea.values()].reduce((a, b) => a + b, 0);
+console.log(
+  `${result.responses} answers at c${CONNECTIONS}, ${LATENCY_MS} ms RPC, in ${DURATION_S} s, ${result.mismatches} mismatches`,
+);
+console.log(
+  `${(total / Math.max(1, result.responses) / 1024).toFixed(2).padStart(7)} KB ${SURVIVORS ? "outliving a scavenge" : "allocated"} per answer in all (gateway, localnet and load generator)`,
+);
+console.log(`\n${formatHeapTally(tally, result.responses, 15, Number(process.env.BENCH_SITES ?? 25))}`);
 process.exit(0);

@@ -97,6 +97,28 @@ async function profileStop(path: unknown): Promise<void> {
   await writeFile(String(path), JSON.stringify(profile));
 }
 
+/**
+ * V8's sampling heap profiler over one measured window, leaving out what died young: what it
+ * counts was copied by a scavenge and, once it outlived two, promoted and marked by a full collection.
+ */
+let heapSession: Session | undefined;
+async function survivorsStart(): Promise<void> {
+  heapSession = new Session();
+  heapSession.connect();
+  await heapSession.post("HeapProfiler.startSampling", {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  });
+}
+async function survivorsStop(path: unknown): Promise<void> {
+  if (!heapSession) throw new Error("heap sampling not started");
+  const { profile } = await heapSession.post("HeapProfiler.stopSampling");
+  heapSession.disconnect();
+  heapSession = undefined;
+  await writeFile(String(path), JSON.stringify(profile));
+}
+
 type Op = (arg: unknown) => unknown;
 
 /**
@@ -111,6 +133,8 @@ export function serveParent(ready: Ready, ops: Record<string, Op>, stop: () => P
     memory: () => sampleMemory(),
     profileStart,
     profileStop,
+    survivorsStart,
+    survivorsStop,
     heapSnapshot: (path) => writeHeapSnapshot(String(path)),
     ...ops,
   };

@@ -9,6 +9,7 @@ import { buildChildren, childScript } from "./build.js";
 import { Child } from "./child.js";
 import { type Expected, type Mismatch, fetchAll, runLoad } from "./load.js";
 import { summarizeProfile } from "./profile.js";
+import { summarizeHeapProfile } from "./heap-profile.js";
 import { type RouteSection, runRouteSection } from "./routes.js";
 import {
   type ServerName,
@@ -359,7 +360,9 @@ async function main(): Promise<void> {
       await quiesce(setting.latencyMs);
       await localnet.call("reset");
       const profiled = options.profile === "all" || (options.profile === "1" && name !== "baseline");
+      const survivors = options.profile === "survivors" && name !== "baseline";
       if (profiled) await server.call("profileStart");
+      if (survivors) await server.call("survivorsStart");
       const inApp = name === "baseline" ? undefined : await gatewayCounters(server.url);
       const [s0, l0] = await Promise.all([server.usage(), localnet.usage()]);
       const p0 = process.cpuUsage();
@@ -375,6 +378,11 @@ async function main(): Promise<void> {
       const m1 = machineCpu();
       const inAppAfter = inApp && (await gatewayCounters(server.url));
       if (profiled) await server.call("profileStop", `${profileDir}/${name}-${setting.id}.cpuprofile`);
+      if (survivors) {
+        const file = `${profileDir}/${name}-${setting.id}-${index}.heapprofile`;
+        await server.call("survivorsStop", file);
+        console.log(`${file}: outliving a scavenge, ${summarizeHeapProfile(file, load.responses)}\n`);
+      }
       await quiesce(setting.latencyMs);
       const after = await server.usage();
       const n = Math.max(1, load.responses);

@@ -125,9 +125,10 @@ export const SECTIONS = {
       only: list("BENCH_ONLY", "comma-separated cell ids, e.g. `0ms-c64,20ms-c64,20ms-c64-cache`"),
       profile: choice(
         "BENCH_PROFILE",
-        ["0", "1", "all"],
+        ["0", "1", "all", "survivors"],
         "0",
-        "`1`: CPU-profile the gateway(s) in each measured window; `all`: the baseline too",
+        "`1`: CPU-profile the gateway(s) in each measured window; `all`: the baseline too; " +
+          "`survivors`: the gateways' allocations that outlived a scavenge, by function (V8's sampling heap profiler)",
       ),
       out: out("latest.json"),
       gatewayNodeFlags: nodeFlags,
@@ -239,7 +240,16 @@ export const SECTIONS = {
   alloc: {
     script: "allocation.ts",
     about: "bytes allocated per answer, by package and function (RESOLVE_CACHE_TTL_MS=60000: every answer a cache hit)",
-    knobs: { durationS: durationS(4), connections: connections(64) },
+    knobs: {
+      durationS: durationS(4),
+      connections: connections(64),
+      latencyMs: number("BENCH_LATENCY_MS", 0, "delay the localnet adds to every RPC answer"),
+      survivors: flag(
+        "BENCH_SURVIVORS",
+        false,
+        "`1`: only what outlived a young-generation collection (copied, then promoted or still live): the collector's work",
+      ),
+    },
   },
   rpc: {
     script: "rpc-exchange.ts",
