@@ -2,9 +2,8 @@ import type { RequestBudget } from "./request-budget.js";
 
 /**
  * The requests one batch reply answered come back for their next reads one
- * poll phase after another: the load generator (or the clients' network)
- * reads the answers and writes the next requests over the following
- * milliseconds. Sent as soon as a slot is free or the window ends, their
+ * poll phase after another: their clients read the answers and write their
+ * next requests over the following milliseconds. Sent as soon as a slot is free or the window ends, their
  * reads leave in several small RPC requests. A gather holds the send while
  * the poll phase just read brought new reads, up to as many requests as the
  * reply answered and at most `boundMs`: it ends at the first poll phase that
