@@ -180,6 +180,8 @@ const SETTINGS = {
   cacheTtlSeconds: fromEnv("CACHE_TTL_SECONDS", intFrom(10, 0, 31_536_000)),
   batchWindowMs: fromEnv("BATCH_WINDOW_MS", intFrom(1, 0, 1000)),
   rpcMaxInFlight: fromEnv("RPC_MAX_IN_FLIGHT", intFrom(4, 1, 1024)),
+  /** Node: after a reply, its clients' next reads are held while each poll phase brings more, at most this long; 0: off. */
+  batchGatherMs: fromEnv("BATCH_GATHER_MS", intFrom(2, 0, 1000)),
   /** Account reads of one batch reply settled per event-loop turn while the loop has idle time (Node); 0: all at once. */
   rpcSettleSlice: fromEnv("RPC_SETTLE_SLICE", intFrom(32, 0, 100_000)),
   shutdownGraceMs: fromEnv("SHUTDOWN_GRACE_MS", intFrom(10_000, 0, 600_000)),

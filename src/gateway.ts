@@ -171,7 +171,8 @@ function endpointsOf(
         maxInFlight: config.rpcMaxInFlight,
         windowMs: config.batchWindowMs,
         maxQueuedKeys: 100_000,
-        ...(accelerators.defer && { defer: accelerators.defer }),
+        // A gather goes by poll phases: only with the platform's check-phase defer (Node; Workers make a loader per request).
+        ...(accelerators.defer && { defer: accelerators.defer, gatherMs: config.batchGatherMs }),
         ...(accelerators.settlePacing && { pacing: accelerators.settlePacing }),
         ...(platform.tracer && { contexts: platform.tracer.contexts }),
       },

@@ -5,6 +5,7 @@ import type { TraceContexts } from "../tracer.js";
 import { OverloadedError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { type RequestBudget, addPayer } from "./request-budget.js";
+import { ReplyGather } from "./reply-gather.js";
 import { answeredSlot, parseMultipleAccounts } from "./results.js";
 
 export interface AccountLoaderOptions {
@@ -33,6 +34,12 @@ export interface AccountLoaderOptions {
    * (a reply's settling carries the context of the request it was sent for).
    */
   readonly contexts?: TraceContexts;
+  /**
+   * After a reply, how long the reads of the requests it answered may be
+   * held while each poll phase brings more of them (reply-gather.ts); 0 or
+   * absent: none held. Needs a `defer` that runs after each poll phase.
+   */
+  readonly gatherMs?: number;
 }
 
 export type Defer = (task: () => void) => () => void;
@@ -129,12 +136,20 @@ export class AccountLoader {
   private inFlight = 0;
   private cancelDeferred: (() => void) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * When the oldest read or call now queued was queued (performance.now());
+   * what a full flush leaves keeps the time of those it sent, and leaves at the next chance.
+   */
+  private oldestQueuedAt = 0;
+  private readonly gather: ReplyGather | undefined;
 
   constructor(
     private readonly client: JsonRpcClient,
     private readonly options: AccountLoaderOptions,
     private readonly telemetry: Telemetry = NO_TELEMETRY,
-  ) {}
+  ) {
+    if (options.gatherMs) this.gather = new ReplyGather(options.gatherMs);
+  }
 
   /** `budget`: the request the reads are for; it pays for the calls that carry them (request-budget.ts). */
   load(keys: readonly Address[], budget?: RequestBudget): Promise<(AccountData | null)[]> {
@@ -143,6 +158,7 @@ export class AccountLoader {
     } catch (error) {
       return Promise.reject(error);
     }
+    if (this.gather?.active) this.gather.asked(budget, performance.now());
     return Promise.all(keys.map((key) => this.loadOne(key, budget)));
   }
 
@@ -159,6 +175,7 @@ export class AccountLoader {
     if (this.queue.length >= this.options.maxQueuedKeys) {
       return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
+    if (!this.hasWork) this.oldestQueuedAt = performance.now();
     const promise = new Promise<AccountData | null>((resolve, reject) => {
       const pending: Pending = { key, budget, sent: false, context: this.options.contexts?.capture(), resolve, reject };
       this.queue.push(pending);
@@ -192,6 +209,8 @@ export class AccountLoader {
         join: noJoin,
       };
     }
+    if (this.gather?.active) this.gather.asked(budget, performance.now());
+    if (!this.hasWork) this.oldestQueuedAt = performance.now();
     let pending!: PendingCall;
     const outcome = new Promise<RpcOutcome>((settle) => {
       pending = { call, budget, context: this.options.contexts?.capture(), settle };
@@ -212,20 +231,73 @@ export class AccountLoader {
     return this.queue.length > 0 || this.calls.length > 0;
   }
 
+  private get slotFree(): boolean {
+    return this.inFlight < this.options.maxInFlight;
+  }
+
   private schedule(): void {
-    if (this.inFlight < this.options.maxInFlight) {
-      // Gather everything requested during this turn of the event loop.
-      this.cancelDeferred ??= (this.options.defer ?? deferByTimer)(() => this.flush());
-    } else {
-      this.timer ??= setTimeout(() => this.flush(), this.options.windowMs);
+    const gathering = this.gather?.active === true;
+    // Gather everything requested during this turn of the event loop.
+    if (gathering || this.slotFree)
+      this.cancelDeferred ??= (this.options.defer ?? deferByTimer)(() => this.atTurnEnd());
+    if (gathering) this.armTimer(this.gather!.deadline(this.oldestQueuedAt));
+    else if (!this.slotFree) this.armTimer(this.oldestQueuedAt + this.options.windowMs);
+  }
+
+  private armTimer(at: number): void {
+    this.timer ??= setTimeout(() => this.atTimer(), Math.max(0, at - performance.now()));
+  }
+
+  /** Once the reads requested during this turn are queued: sent, held by a gather, or left to the window. */
+  private atTurnEnd(): void {
+    this.cancelDeferred = undefined;
+    const { gather } = this;
+    if (gather?.active && gather.holds(performance.now(), this.oldestQueuedAt)) {
+      this.cancelDeferred = (this.options.defer ?? deferByTimer)(() => this.atTurnEnd());
+      return;
+    }
+    if (this.slotFree) this.flush();
+    else if (this.hasWork) {
+      // The window runs from the oldest queued read, not from the gather's bound.
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.armTimer(this.oldestQueuedAt + this.options.windowMs);
+    }
+  }
+
+  /** The window, or a gather's bound, has passed: sent whatever the count in flight. */
+  private atTimer(): void {
+    this.timer = undefined;
+    const { gather } = this;
+    if (gather?.active) {
+      const deadline = gather.deadline(this.oldestQueuedAt);
+      // A window shorter than the gather's bound ends with the gather.
+      if (deadline - performance.now() > 0.1) return this.armTimer(deadline);
+      gather.end();
+      // A bound shorter than the window: the window still holds while no slot is free.
+      if (!this.slotFree && this.oldestQueuedAt + this.options.windowMs - performance.now() > 0.1) {
+        return this.armTimer(this.oldestQueuedAt + this.options.windowMs);
+      }
+    }
+    this.flush();
+  }
+
+  /** A reply's reads are all settled: the reads of the requests it answered may be gathered (reply-gather.ts). */
+  private replySettled(answered: number): void {
+    if (!this.gather) return;
+    this.gather.start(answered, performance.now());
+    if (this.hasWork) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.schedule();
     }
   }
 
   /**
    * Settles `results` from read `index` of group `at` on, `slice` reads per
-   * turn of the event loop; `unsettled` reads are left in all. A tail of less
-   * than half a slice is settled with the slice before it: a turn of its own
-   * would cost more than it saves.
+   * turn of the event loop; `unsettled` reads are left in all, for `answered`
+   * requests. A tail of less than half a slice is settled with the slice
+   * before it: a turn of its own would cost more than it saves.
    */
   private settleInSlices(
     results: readonly GroupResult[],
@@ -233,6 +305,7 @@ export class AccountLoader {
     at: number,
     index: number,
     unsettled: number,
+    answered: number,
   ): void {
     let left = unsettled - slice < slice / 2 ? unsettled : slice;
     for (; at < results.length; at++, index = 0) {
@@ -245,8 +318,8 @@ export class AccountLoader {
           const rest = unsettled - slice;
           this.options.pacing!.yieldToIo(() => {
             // Reads requested during the last turn leave before the rest of this reply is answered.
-            if (this.cancelDeferred) this.flush();
-            this.settleInSlices(results, slice, resumeAt, resumeIndex, rest);
+            if (this.cancelDeferred && this.slotFree) this.flush();
+            this.settleInSlices(results, slice, resumeAt, resumeIndex, rest, answered);
           });
           return;
         }
@@ -259,6 +332,7 @@ export class AccountLoader {
         }
       }
     }
+    this.replySettled(answered);
   }
 
   private flush(): void {
@@ -283,6 +357,7 @@ export class AccountLoader {
     ];
     this.inFlight++;
     const payers = payersOf(groups, others);
+    const answered = payers?.size ?? 1;
     const traced = payers && tracesOf(payers, calls);
     const { contexts } = this.options;
     const posted = contexts
@@ -301,12 +376,13 @@ export class AccountLoader {
               if (i < groups.length) this.settleGroup(groups[i]!, outcome);
               else others[i - groups.length]!.settle(outcome);
             });
+            this.replySettled(answered);
             return;
           }
           this.telemetry.rpcReplyPaced();
           for (let i = groups.length; i < outcomes.length; i++) others[i - groups.length]!.settle(outcomes[i]!);
           const results = groups.map((group, i) => groupResult(group, outcomes[i]!));
-          this.settleInSlices(results, slice, 0, 0, taken.length);
+          this.settleInSlices(results, slice, 0, 0, taken.length, answered);
         },
         (error: Error) => {
           if (traced) traced.settled("failed");
