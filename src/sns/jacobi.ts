@@ -14,9 +14,11 @@ const BIG_LIMB_BITS = BigInt(LIMB_BITS);
  * of 1,000 new names about ~8,000. It runs batched "posdivsteps" (Bernstein–Yang divsteps that keep
  * both numbers positive, the variable-time Jacobi symbol of libsecp256k1): each batch of 26 steps
  * is worked out on the low 32 bits of the two numbers alone, as a 2×2 matrix and the sign changes,
- * then applied to the whole numbers once; ~29 batches for 255-bit operands. A binary algorithm
- * makes a pass over the whole numbers per bit instead, ~3× the time. test/sns/jacobi.test.ts checks
- * it against the BigInt algorithm, test/sns/curve.test.ts the curve verdicts built on it.
+ * then applied to the whole numbers once (~29 batches for 255-bit operands), where a binary
+ * algorithm makes a pass over the whole numbers per bit. Operands with a common factor (0 for the
+ * symbol) never settle, and the BigInt algorithm answers them. test/sns/jacobi.test.ts checks it
+ * against the BigInt algorithm and Euler's criterion, test/sns/curve.test.ts the curve verdicts
+ * built on it.
  */
 export function jacobi(a: Float64Array, n: Float64Array): number {
   const symbol = posdivsteps(a, n);
@@ -31,7 +33,7 @@ export function jacobi(a: Float64Array, n: Float64Array): number {
  */
 const STEPS = LIMB_BITS;
 /**
- * Batches before giving up: 1,508 steps, twice the median of ~760 for 256-bit
+ * Batches before giving up: 1,508 steps, twice the median of ~750 for 255-bit
  * operands. Coprime operands converge to f = 1 far sooner in all but
  * vanishingly rare cases; operands with a common factor never do (f ends at
  * their gcd). Either way, the BigInt algorithm then answers.
@@ -56,7 +58,11 @@ function toBigInt(limbs: Float64Array): bigint {
   return value;
 }
 
-/** (a/n) by batched posdivsteps, or 0 when f has not reached 1 within MAX_BATCHES. */
+/**
+ * (a/n) by batched posdivsteps, or 0 when f has not reached 1 within MAX_BATCHES. Every step keeps
+ * (g/f) times the sign in jac equal to (a/n), with f odd and both positive: g halved (sign by (2/f)),
+ * f and g swapped (reciprocity), a multiple of f added to g. At f = 1 the symbol is the sign.
+ */
 function posdivsteps(a: Float64Array, n: Float64Array): number {
   let len = LIMBS;
   while (len > 1 && n[len - 1] === 0) len--;
@@ -64,13 +70,12 @@ function posdivsteps(a: Float64Array, n: Float64Array): number {
     f[i] = n[i]!;
     g[i] = a[i]!;
   }
-  if (len === 1 && f[0] === 1) return 1;
   // eta = −delta, delta starting at 1; bit 0 of jac is set when the symbol has changed sign.
   let eta = -1;
   let jac = 0;
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    // The low 32 bits of f and g: exact for STEPS steps with two bits to spare, as tracking
-    // the symbol through a halving of g reads f mod 8.
+    // The low 32 bits of f and g: a batch shifts out at most STEPS of them and still reads f mod 8
+    // (for the sign of a halving), so 26 + 3 bits must be exact; 32 are.
     let fLow = (f[0]! + (f[1]! & 63) * RADIX) | 0;
     let gLow = (g[0]! + (g[1]! & 63) * RADIX) | 0;
     let u = 1;
@@ -92,7 +97,7 @@ function posdivsteps(a: Float64Array, n: Float64Array): number {
       jac ^= zeros & ((fLow >> 1) ^ (fLow >> 2));
       if (left === 0) break;
       // When eta < 0, f and g swap (and eta is negated); by quadratic reciprocity the sign flips
-      // when both are 3 mod 4. Without a branch: the swap goes one way or the other at random.
+      // when both are 3 mod 4. Done with masks, without a branch (no slower, and no misprediction).
       const swap = eta >> 31;
       eta = (eta ^ swap) - swap;
       jac ^= (fLow & gLow & swap) >> 1;
@@ -105,8 +110,9 @@ function posdivsteps(a: Float64Array, n: Float64Array): number {
       flip = (v ^ r) & swap;
       v ^= flip;
       r ^= flip;
-      // Add the multiple of f that clears the low bits of g: at most the steps left, at most
-      // eta + 1 (past that the roles swap), at most 8 (the table's width). (g + w·f / f) = (g/f).
+      // Add the multiple w·f that clears the low bits of g, ((g + w·f)/f) = (g/f): as many bits as
+      // steps are left, at most eta + 1 (past that f and g would swap), at most 8 (the table's width).
+      // Products are taken mod 2^32 (Math.imul): only the low bits are exact, and only they are read.
       const over = eta + 1 - left;
       const limit = left + (over & (over >> 31));
       const mask = (-1 >>> (32 - limit)) & 255;
@@ -116,6 +122,7 @@ function posdivsteps(a: Float64Array, n: Float64Array): number {
       r = (r + Math.imul(v, w)) | 0;
     }
     // [f, g] ← [u v; q r]·[f, g] / 2^26: the low limb of both products is 0 by construction.
+    // Everything is nonnegative, so truncation (| 0, below 2^31) is the floor.
     let cf = (u * f[0]! + v * g[0]!) * INVERSE_RADIX;
     let cg = (q * f[0]! + r * g[0]!) * INVERSE_RADIX;
     for (let i = 1; i < len; i++) {
@@ -142,7 +149,7 @@ function posdivsteps(a: Float64Array, n: Float64Array): number {
   return 0;
 }
 
-/** The same symbol in BigInt, for moduli wider than the limbs hold and operands the steps do not settle. */
+/** The same symbol in BigInt: the answer when the steps do not settle, and the reference of the tests. */
 export function jacobiBigInt(a: bigint, n: bigint): number {
   let sign = 1;
   a %= n;
