@@ -130,10 +130,11 @@ function multiply(out: Float64Array, a: Float64Array, b: Float64Array): void {
   }
 }
 
-/** Carries limbs in [0, 2^53) into the canonical form: limbs in [0, 2^16), value in [0, p). */
+/** Carries limbs in [0, 2^44) (what multiply() leaves) into the canonical form: limbs in [0, 2^16), value in [0, p). */
 function reduce(limbs: Float64Array): void {
-  // Carry, 2^256 ≡ 38 folding what leaves the top limb into limb 0, until nothing leaves it: three passes
-  // at most (38·2^27 into limb 0, then at most 38, then 0). Then every limb is below 2^16.
+  // Carry, 2^256 ≡ 38 folding what leaves the top limb into limb 0, until nothing leaves it: at most four
+  // passes (from below 2^44 a limb, at most 38·2^28 into limb 0, then 38, then 38 only if a carry ran
+  // through all 16 limbs, leaving them near 0). Then every limb is below 2^16.
   let top = 1;
   while (top !== 0) {
     top = 0;
@@ -181,8 +182,8 @@ function toJacobiLimbs(limbs: Float64Array, out: Float64Array): void {
       scale *= INVERSE_JACOBI_RADIX;
     }
   }
-  out[k++] = accumulator;
-  while (k < LIMBS) out[k++] = 0;
+  // 16 × 16 bits = 9 limbs of 26 and the 22 bits left: the tenth.
+  out[k] = accumulator;
 }
 
 /**
