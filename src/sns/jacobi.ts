@@ -14,7 +14,7 @@ const BIG_LIMB_BITS = BigInt(LIMB_BITS);
  * of 1,000 new names about ~8,000. It runs batched "posdivsteps" (Bernstein–Yang divsteps that keep
  * both numbers positive, the variable-time Jacobi symbol of libsecp256k1): each batch of 26 steps
  * is worked out on the low 32 bits of the two numbers alone, as a 2×2 matrix and the sign changes,
- * then applied to the whole numbers once (~29 batches for 255-bit operands), where a binary
+ * then applied to the whole numbers once (about 31 batches for 255-bit operands), where a binary
  * algorithm makes a pass over the whole numbers per bit. Operands with a common factor (0 for the
  * symbol) never settle, and the BigInt algorithm answers them. test/sns/jacobi.test.ts checks it
  * against the BigInt algorithm and Euler's criterion, test/sns/curve.test.ts the curve verdicts
@@ -27,16 +27,17 @@ export function jacobi(a: Float64Array, n: Float64Array): number {
 
 /**
  * Steps per batch. A batch's matrix [u v; q r] has nonnegative entries with
- * u + v ≤ 2^STEPS and q + r ≤ 2^STEPS (each posdivstep's matrix has row sums
- * of at most 2), so u·f[i] + v·g[i] plus a carry stays below 2^53 for limbs
+ * u + v ≤ 2^STEPS and q + r ≤ 2^STEPS (a step's matrix has row sums of at
+ * most 2; see the clearing of g below), so u·f[i] + v·g[i] plus a carry stays below 2^53 for limbs
  * below 2^26: exact in doubles. Dividing by 2^STEPS is dropping one limb.
  */
 const STEPS = LIMB_BITS;
 /**
- * Batches before giving up: 1,508 steps, twice the median of ~750 for 255-bit
- * operands. Coprime operands converge to f = 1 far sooner in all but
- * vanishingly rare cases; operands with a common factor never do (f ends at
- * their gcd). Either way, the BigInt algorithm then answers.
+ * Batches before giving up: 1,508 steps, nearly twice the median for 255-bit
+ * operands (docs/performance.md, Bulk resolution). Coprime operands reach
+ * f = 1 far sooner in all but vanishingly rare cases; operands with a common
+ * factor never do (f ends at their gcd). Either way, the BigInt algorithm
+ * then answers.
  */
 const MAX_BATCHES = 58;
 
@@ -110,10 +111,14 @@ function posdivsteps(a: Float64Array, n: Float64Array): number {
       flip = (v ^ r) & swap;
       v ^= flip;
       r ^= flip;
-      // Add the multiple w·f that clears the low bits of g, ((g + w·f)/f) = (g/f): as many bits as
-      // steps are left, at most eta + 1 (past that f and g would swap), at most 8 (the table's width).
+      // Add the multiple w·f that clears the low bits of g, ((g + w·f)/f) = (g/f): at most as many
+      // bits as steps are left, at most 8 (the table's width), and at most eta + 2. Posdivsteps clear
+      // eta + 1 (past that f and g would swap); one bit more takes a few more steps but fewer turns of
+      // this loop, which cost more than steps (docs/performance.md, Bulk resolution). Any w < 2^k
+      // followed by k halvings keeps the bounds above (row sums, g below max(f, g)); that the steps
+      // still reach f = 1 well within MAX_BATCHES is measured, and the BigInt algorithm backs it.
       // Products are taken mod 2^32 (Math.imul): only the low bits are exact, and only they are read.
-      const over = eta + 1 - left;
+      const over = eta + 2 - left;
       const limit = left + (over & (over >> 31));
       const mask = (-1 >>> (32 - limit)) & 255;
       const w = Math.imul(gLow, NEG_INVERSE_256[(fLow >> 1) & 127]!) & mask;
