@@ -1,6 +1,6 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { jacobi } from "./jacobi.js";
+import { LIMBS, LIMB_BITS, jacobi } from "./jacobi.js";
 import { createMemo } from "./memos.js";
 import type { MemoStats } from "./slab-memo.js";
 
@@ -45,35 +45,145 @@ export function isOnCurve(publicKey: Uint8Array): boolean {
  * RFC 8032 decoding), without computing the point: a PDA derivation only
  * asks whether the point exists. `fromBytes` finds x with a square root
  * (an exponentiation: ~120 µs in BigInt); existence only needs whether
- * x² = (y² − 1) / (d·y² + 1) is a square, which is the Jacobi symbol of
- * (y² − 1)(d·y² + 1) modulo p (src/sns/jacobi.ts, a few µs). The rules around it are fromBytes's:
+ * x² = (y² − 1) / (d·y² + 1) is a square, i.e. whether (y² − 1)(d·y² + 1) is.
+ * As d·y² + 1 = d·(y² + 1/d) and d is not a square, that is the Jacobi symbol
+ * of (y² − 1)(y² + 1/d) modulo p being −1 (src/sns/jacobi.ts): one squaring
+ * and one product in limbs, no BigInt. The rules around it are fromBytes's:
  * y below p, and x = 0 with the sign bit set refused. test/sns/curve.test.ts
  * checks the verdicts against `fromBytes` over generated and edge-case bytes.
  */
 export function decodesAsPoint(bytes: Uint8Array): boolean {
   if (bytes.length !== 32) return false;
-  const y = littleEndianY(bytes);
-  if (y >= P) return false;
-  const y2 = (y * y) % P;
-  const u = y2 === 0n ? P - 1n : y2 - 1n;
-  // d·y² + 1 is never 0 mod p: d is not a square.
-  const v = (D * y2 + 1n) % P;
-  // x = 0: a point only without the sign bit.
-  if (u === 0n) return (bytes[31]! & 0x80) === 0;
-  return jacobi((u * v) % P, P) === 1;
+  for (let i = 0; i < FIELD_LIMBS; i++) y[i] = bytes[2 * i]! | (bytes[2 * i + 1]! << 8);
+  y[FIELD_LIMBS - 1] = y[FIELD_LIMBS - 1]! & 0x7fff;
+  if (atLeastP(y)) return false;
+  multiply(ySquared, y, y);
+  reduce(ySquared);
+  // x = 0 (y² = 1): a point only without the sign bit.
+  if (isOne(ySquared)) return (bytes[31]! & 0x80) === 0;
+  // (y² − 1 + p) and (y² + 1/d): limbs up to 2^17, which multiply() allows.
+  for (let i = 0; i < FIELD_LIMBS; i++) {
+    u[i] = ySquared[i]! + P_LIMBS[i]!;
+    v[i] = ySquared[i]! + INVERSE_D_LIMBS[i]!;
+  }
+  u[0] = u[0]! - 1;
+  multiply(product, u, v);
+  reduce(product);
+  // y² ≠ 1 and y² ≠ −1/d (d·y² + 1 is never 0: d is not a square), so the product is not 0 mod p.
+  toJacobiLimbs(product, jacobiOperand);
+  return jacobi(jacobiOperand, JACOBI_P) === -1;
 }
 
-/** The field prime 2^255 − 19 and the curve constant d = −121665/121666 mod p. */
+/** The field prime 2^255 − 19, and 1/d = −121666/121665 mod p for the curve constant d = −121665/121666. */
 const P = 2n ** 255n - 19n;
-const D = 37095705934669439343138083508754565189542113879843219016388785533085940283555n;
+const INVERSE_D = 29203323570479832313932222820853031755424015489030106335172286495629888845891n;
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+/**
+ * Field elements as 16 limbs of 16 bits in doubles (least significant first): a product's column
+ * sums, 2^256 ≡ 38 folded in, stay below 2^53 for limbs up to 2^17, so every step is exact.
+ */
+const FIELD_LIMBS = 16;
+const FIELD_RADIX = 2 ** 16;
+const INVERSE_FIELD_RADIX = 2 ** -16;
+const y = new Float64Array(FIELD_LIMBS);
+const ySquared = new Float64Array(FIELD_LIMBS);
+const u = new Float64Array(FIELD_LIMBS);
+const v = new Float64Array(FIELD_LIMBS);
+const product = new Float64Array(FIELD_LIMBS);
+const jacobiOperand = new Float64Array(LIMBS);
+const JACOBI_RADIX = 2 ** LIMB_BITS;
+const INVERSE_JACOBI_RADIX = 2 ** -LIMB_BITS;
 
-/** The 255-bit y of an encoded point (little-endian, sign bit cleared). */
-function littleEndianY(bytes: Uint8Array): bigint {
-  let hex = HEX[bytes[31]! & 0x7f]!;
-  for (let i = 30; i >= 0; i--) hex += HEX[bytes[i]!]!;
-  return BigInt(`0x${hex}`);
+function fieldLimbs(value: bigint): Float64Array {
+  const limbs = new Float64Array(FIELD_LIMBS);
+  for (let i = 0; i < FIELD_LIMBS; i++) limbs[i] = Number((value >> BigInt(16 * i)) & 0xffffn);
+  return limbs;
+}
+const P_LIMBS = fieldLimbs(P);
+const INVERSE_D_LIMBS = fieldLimbs(INVERSE_D);
+const JACOBI_P = new Float64Array(LIMBS);
+toJacobiLimbs(P_LIMBS, JACOBI_P);
+
+/** y ≥ p for limbs below 2^16 and y < 2^255: every limb at its maximum but the lowest, that one ≥ 0xffed. */
+function atLeastP(limbs: Float64Array): boolean {
+  if (limbs[FIELD_LIMBS - 1] !== 0x7fff || limbs[0]! < 0xffed) return false;
+  for (let i = 1; i < FIELD_LIMBS - 1; i++) if (limbs[i] !== 0xffff) return false;
+  return true;
+}
+
+function isOne(limbs: Float64Array): boolean {
+  if (limbs[0] !== 1) return false;
+  for (let i = 1; i < FIELD_LIMBS; i++) if (limbs[i] !== 0) return false;
+  return true;
+}
+
+/** out ← a·b mod p, not yet reduced: limbs of a and b in [0, 2^17]; out is neither a nor b. */
+function multiply(out: Float64Array, a: Float64Array, b: Float64Array): void {
+  // Limb k gathers the products of column k and, as 2^256 ≡ 38, 38 times those of column k + 16:
+  // 16 products of at most 2^34 each side, below 2^44 in all.
+  for (let k = 0; k < FIELD_LIMBS; k++) {
+    let low = 0;
+    let high = 0;
+    for (let i = 0; i <= k; i++) low += a[i]! * b[k - i]!;
+    for (let i = k + 1; i < FIELD_LIMBS; i++) high += a[i]! * b[k + FIELD_LIMBS - i]!;
+    out[k] = low + 38 * high;
+  }
+}
+
+/** Carries limbs in [0, 2^44) (what multiply() leaves) into the canonical form: limbs in [0, 2^16), value in [0, p). */
+function reduce(limbs: Float64Array): void {
+  // Carry, 2^256 ≡ 38 folding what leaves the top limb into limb 0, until nothing leaves it: at most four
+  // passes (from below 2^44 a limb, at most 38·2^28 into limb 0, then 38, then 38 only if a carry ran
+  // through all 16 limbs, leaving them near 0). Then every limb is below 2^16.
+  let top = 1;
+  while (top !== 0) {
+    top = 0;
+    for (let i = 0; i < FIELD_LIMBS; i++) {
+      const limb = limbs[i]! + top;
+      top = Math.floor(limb * INVERSE_FIELD_RADIX);
+      limbs[i] = limb - top * FIELD_RADIX;
+    }
+    limbs[0] = limbs[0]! + 38 * top;
+  }
+  // Below 2^256: bit 255 folds as 19 (2^255 ≡ 19), leaving a value below 2^255 + 19.
+  const high = limbs[FIELD_LIMBS - 1]! >= 0x8000 ? 1 : 0;
+  limbs[FIELD_LIMBS - 1] = limbs[FIELD_LIMBS - 1]! - high * 0x8000;
+  addSmall(limbs, 19 * high);
+  // At least p: subtract it, as adding 19 and dropping 2^255.
+  if (limbs[FIELD_LIMBS - 1]! >= 0x8000 || atLeastP(limbs)) {
+    addSmall(limbs, 19);
+    limbs[FIELD_LIMBS - 1] = limbs[FIELD_LIMBS - 1]! - 0x8000;
+  }
+}
+
+/** Adds a small nonnegative number to canonical-range limbs, carrying; the caller keeps the sum below 2^256. */
+function addSmall(limbs: Float64Array, small: number): void {
+  let carry = small;
+  for (let i = 0; i < FIELD_LIMBS && carry !== 0; i++) {
+    const limb = limbs[i]! + carry;
+    carry = limb >= FIELD_RADIX ? 1 : 0;
+    limbs[i] = limb - carry * FIELD_RADIX;
+  }
+}
+
+/** Regroups canonical 16-bit limbs into the 26-bit limbs of src/sns/jacobi.ts. */
+function toJacobiLimbs(limbs: Float64Array, out: Float64Array): void {
+  // The accumulator holds fewer than 26 + 16 bits; scale is 2 to the number of bits it holds.
+  let accumulator = 0;
+  let scale = 1;
+  let k = 0;
+  for (let i = 0; i < FIELD_LIMBS; i++) {
+    accumulator += limbs[i]! * scale;
+    scale *= FIELD_RADIX;
+    if (scale >= JACOBI_RADIX) {
+      const high = Math.floor(accumulator * INVERSE_JACOBI_RADIX);
+      out[k++] = accumulator - high * JACOBI_RADIX;
+      accumulator = high;
+      scale *= INVERSE_JACOBI_RADIX;
+    }
+  }
+  // 16 × 16 bits = 9 limbs of 26 and the 22 bits left: the tenth.
+  out[k] = accumulator;
 }
 
 /**

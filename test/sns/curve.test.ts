@@ -71,8 +71,48 @@ describe("decodesAsPoint (Jacobi-symbol check) agrees with @noble/curves Point.f
     expect(decodesAsPoint(new Uint8Array(31))).toBe(false);
   });
 
-  it("on random bytes, sign bit included", () => {
-    for (let i = 0; i < 5_000; i++) {
+  it("on y values that stress the limb arithmetic: y² near 0 and p, full limbs, near and past p", () => {
+    const Fp = ed25519.Point.Fp;
+    const ys: bigint[] = [];
+    for (let k = 1n; k <= 300n; k++) {
+      // y with y² = k or p − k, where those are squares: the product and its reduction at their edges.
+      for (const target of [k, P - k]) {
+        if (Fp.isValid(target) && Fp.pow(target, (P - 1n) / 2n) === 1n) {
+          const root = Fp.sqrt(target);
+          ys.push(root, P - root);
+        }
+      }
+      ys.push(k, P - k, P + k - 1n, 2n ** 255n - k);
+    }
+    for (let bits = 16n; bits <= 255n; bits += 16n)
+      ys.push(2n ** bits - 1n, 2n ** (bits - 1n), (2n ** bits - 1n) << (255n - bits));
+    for (const y of ys) {
+      for (const negative of [false, true]) {
+        const bytes = encode(y & (2n ** 255n - 1n), negative);
+        if (decodesAsPoint(bytes) !== nobleDecodes(bytes)) expect.fail(`disagrees on y = ${y}, negative: ${negative}`);
+      }
+    }
+    expect(ys.length).toBeGreaterThan(1_300);
+  });
+
+  it("on the encodings of 300 points (all decode) and of their y + 1", () => {
+    let point = ed25519.Point.BASE;
+    let neighboursOnCurve = 0;
+    for (let i = 0; i < 300; i++) {
+      point = point.add(ed25519.Point.BASE);
+      const bytes = point.toBytes();
+      expect(decodesAsPoint(bytes)).toBe(true);
+      const next = encode((point.toAffine().y + 1n) % P, (bytes[31]! & 0x80) !== 0);
+      const expected = nobleDecodes(next);
+      if (decodesAsPoint(next) !== expected) expect.fail(`disagrees on ${encodeBase58(next)}`);
+      if (expected) neighboursOnCurve++;
+    }
+    expect(neighboursOnCurve).toBeGreaterThan(100);
+    expect(neighboursOnCurve).toBeLessThan(200);
+  });
+
+  it("on 20,000 random bytes, sign bit included", () => {
+    for (let i = 0; i < 20_000; i++) {
       const bytes = crypto.getRandomValues(new Uint8Array(32));
       if (decodesAsPoint(bytes) !== nobleDecodes(bytes)) expect.fail(`disagrees on ${encodeBase58(bytes)}`);
     }
