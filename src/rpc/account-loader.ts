@@ -258,10 +258,13 @@ export class AccountLoader {
     }
     if (this.slotFree) this.flush();
     else if (this.hasWork) {
-      // The window runs from the oldest queued read, not from the gather's bound.
+      // The window runs from the oldest queued read, not from the gather's bound; already over, it sends now
+      // (a timer of 0 would fire a millisecond later).
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
-      this.armTimer(this.oldestQueuedAt + this.options.windowMs);
+      const windowEnd = this.oldestQueuedAt + this.options.windowMs;
+      if (windowEnd <= performance.now()) this.flush();
+      else this.armTimer(windowEnd);
     }
   }
 
@@ -317,7 +320,8 @@ export class AccountLoader {
           const resumeIndex = index;
           const rest = unsettled - slice;
           this.options.pacing!.yieldToIo(() => {
-            // Reads requested during the last turn leave before the rest of this reply is answered.
+            // Reads requested during the last turn leave before the rest of this reply is answered (held by
+            // another reply's gather too: answering this one's requests first matters more than a fuller batch).
             if (this.cancelDeferred && this.slotFree) this.flush();
             this.settleInSlices(results, slice, resumeAt, resumeIndex, rest, answered);
           });

@@ -28,6 +28,8 @@ export class ReplyGather {
 
   /** A reply that answered `answered` requests has been settled; a gather in progress waits for those too. */
   start(answered: number, now: number): void {
+    // A gather past its bound that no read ended (the loop went idle) holds nothing more, nor its askers.
+    if (this.left > 0 && now > this.startedAt + this.boundMs) this.end();
     this.startedAt = now;
     this.left += answered;
   }

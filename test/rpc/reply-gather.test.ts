@@ -80,19 +80,22 @@ describeOnNode("reads of the clients one reply answered (BATCH_GATHER_MS)", () =
   async function oneReply(clients: readonly Connection[], then: () => Promise<number[]>): Promise<number[]> {
     let answered = 0;
     let next: Promise<number[]> | undefined;
+    let firstPosts: number | undefined;
     stack.localnet.resetStats();
     const first = await Promise.all(
       clients.map((connection) =>
         connection.send(freshName(), () => {
           // Answered by one reply, in one I/O callback of this process: the next requests start from there.
+          // (Recorded, not asserted here: a throw in this socket callback would hang the test, not fail it.)
           if (++answered < clients.length) return;
-          expect(stack.localnet.stats.httpRequests).toBe(1);
+          firstPosts = stack.localnet.stats.httpRequests;
           stack.localnet.resetStats();
           next = then();
         }),
       ),
     );
     expect(first).toEqual(clients.map(() => 404));
+    expect(firstPosts).toBe(1);
     return next!;
   }
 
