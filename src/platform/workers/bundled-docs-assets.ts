@@ -22,7 +22,12 @@ export function bundledDocsAssets(gzippedBase64: Readonly<Record<DocsAssetName, 
   };
 }
 
+/** `Uint8Array.fromBase64` where the runtime has it (not yet in TypeScript's ES2023 library). */
+const Bytes = Uint8Array as { fromBase64?: (base64: string) => Uint8Array<ArrayBuffer> };
+
+/** The bytes of base64 text: natively where the runtime can (a third of the CPU of atob and a copy loop). */
 function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
+  if (Bytes.fromBase64) return Bytes.fromBase64(base64);
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCS_ASSET_NAMES } from "../../../src/http/docs-assets.js";
 import { nodeDocsAssets } from "../../../src/platform/node/docs-assets.js";
+import { bundledDocsAssets } from "../../../src/platform/workers/bundled-docs-assets.js";
 import { WORKER_BUNDLE_VARIABLE } from "../../../testkit/worker-bundle-file.js";
 import { type WorkerdGateway, startWorkerdGateway } from "../../../testkit/workerd-gateway.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
@@ -56,6 +58,24 @@ describe("the /docs assets of the Workers build", () => {
       }
     },
   );
+});
+
+describe("bundledDocsAssets", () => {
+  it("decodes base64 with atob where the runtime has no Uint8Array.fromBase64 (workerd has it)", async () => {
+    const gzipped = (name: string) =>
+      gzipSync(readFileSync(require.resolve(`swagger-ui-dist/${name}`))).toString("base64");
+    const assets = bundledDocsAssets({
+      "swagger-ui-bundle.js": gzipped("swagger-ui-bundle.js"),
+      "swagger-ui.css": gzipped("swagger-ui.css"),
+    });
+    const native = Object.getOwnPropertyDescriptor(Uint8Array, "fromBase64");
+    if (native) delete (Uint8Array as { fromBase64?: unknown }).fromBase64;
+    try {
+      for (const name of DOCS_ASSET_NAMES) expect(await assets(name)).toEqual(await nodeDocsAssets()(name));
+    } finally {
+      if (native) Object.defineProperty(Uint8Array, "fromBase64", native);
+    }
+  });
 });
 
 describe("the Workers bundle", () => {
