@@ -1,28 +1,18 @@
 import type { ExecutionContext } from "hono";
 import { ConfigError, loadConfig } from "../../config.js";
 import type { Gateway } from "../../gateway.js";
-import { type DocsAsset, type DocsAssetName, type DocsAssets, docsAsset } from "../../http/docs-assets.js";
 import type { EdgeCache } from "../../http/answer/edge-cache.js";
 import { outsideAppAnswer } from "../../http/answer/outside-app.js";
 import { createFetchTransports } from "../../rpc/transport/fetch.js";
 import { type Bindings, INDEX_OBJECT_BINDING, settingsFrom } from "./bindings.js";
+import { bundledDocsAssets } from "./bundled-docs-assets.js";
 import { createConsoleLogger } from "./console-logger.js";
 import { indexObjectClient, indexObjectName, isObjectNamespace } from "./index-object-client.js";
-import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js?text";
-import swaggerUiCss from "swagger-ui-dist/swagger-ui.css?text";
+import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js?gzip-base64";
+import swaggerUiCss from "swagger-ui-dist/swagger-ui.css?gzip-base64";
 
-/**
- * The /docs assets travel inside the bundle (see scripts/worker-bundle.mjs),
- * made servable on first use: stripping the source-map line scans 1.9 MB,
- * which every isolate's start-up would pay for a page few requests ask for.
- */
-const BUNDLED_DOCS = { "swagger-ui-bundle.js": swaggerUiBundle, "swagger-ui.css": swaggerUiCss };
-const servedDocs = new Map<DocsAssetName, DocsAsset>();
-const bundledDocsAssets: DocsAssets = async (name) => {
-  let asset = servedDocs.get(name);
-  if (!asset) servedDocs.set(name, (asset = docsAsset(name, BUNDLED_DOCS[name])));
-  return asset;
-};
+/** The /docs assets, decompressed on the first request for each (./bundled-docs-assets.ts). */
+const docsAssets = bundledDocsAssets({ "swagger-ui-bundle.js": swaggerUiBundle, "swagger-ui.css": swaggerUiCss });
 
 /** The Workers runtime's Cache API (no dependency on its type package); the gateway uses its default cache. */
 declare const caches: { readonly default: EdgeCache };
@@ -77,7 +67,7 @@ async function gatewayFor(bindings: Bindings): Promise<Built | ConfigError> {
       peerAddress: (c) => c.req.header("cf-connecting-ip"),
       endpointsPerRequest: true,
       version: workerVersion(bindings),
-      docsAssets: bundledDocsAssets,
+      docsAssets,
       // `resolve` answers are shared by the isolates of a location (http/answer/edge-cache.ts).
       edgeCache: caches.default,
       // Bound: `/domains` on RPC_URL asks the index object; unbound, it scans.
