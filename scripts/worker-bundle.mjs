@@ -26,10 +26,13 @@ const gzipImports = {
       path: require.resolve(args.path.slice(0, -"?gzip-base64".length)),
       namespace: "gzip-base64",
     }));
-    build.onLoad({ filter: /.*/, namespace: "gzip-base64" }, async (args) => ({
-      contents: gzipSync(await readFile(args.path), { level: constants.Z_BEST_COMPRESSION }).toString("base64"),
-      loader: "text",
-    }));
+    build.onLoad({ filter: /.*/, namespace: "gzip-base64" }, async (args) => {
+      const gzipped = gzipSync(await readFile(args.path), { level: constants.Z_BEST_COMPRESSION });
+      // The header's operating-system byte is zlib's build's (3 on Linux): "unknown", so every system builds
+      // the same bundle (the header's time is already 0).
+      gzipped[9] = 0xff;
+      return { contents: gzipped.toString("base64"), loader: "text" };
+    });
   },
 };
 

@@ -1,4 +1,13 @@
 import { type DocsAsset, type DocsAssetName, type DocsAssets, docsAsset } from "../../http/docs-assets.js";
+import { OverloadedError } from "../../rpc/errors.js";
+
+/**
+ * First requests for one asset that may decompress it at once: each holds
+ * its own output (the largest asset is ~1.7 MB of text, twice that as a
+ * string of two-byte characters), and an isolate has 128 MB. Beyond it a
+ * first request is answered 503 with `Retry-After`, by when the text is kept.
+ */
+export const MAX_DECOMPRESSING = 2;
 
 /**
  * Workers: the `/docs` assets from the bundle, where they travel gzipped as
@@ -9,14 +18,23 @@ import { type DocsAsset, type DocsAssetName, type DocsAssets, docsAsset } from "
  *
  * Two first requests at once each decompress (the loser's result is dropped):
  * a request must not wait on another's stream or promise (workerd ties both
- * to the request that made them).
+ * to the request that made them); more than MAX_DECOMPRESSING are refused.
  */
 export function bundledDocsAssets(gzippedBase64: Readonly<Record<DocsAssetName, string>>): DocsAssets {
   const served = new Map<DocsAssetName, DocsAsset>();
+  const decompressing = new Map<DocsAssetName, number>();
   return async (name) => {
     const kept = served.get(name);
     if (kept) return kept;
-    const asset = docsAsset(name, await gunzipText(base64Bytes(gzippedBase64[name])));
+    const running = decompressing.get(name) ?? 0;
+    if (running >= MAX_DECOMPRESSING) throw new OverloadedError(`the /docs asset ${name} is being prepared`);
+    decompressing.set(name, running + 1);
+    let asset: DocsAsset;
+    try {
+      asset = docsAsset(name, await gunzipText(base64Bytes(gzippedBase64[name])));
+    } finally {
+      decompressing.set(name, decompressing.get(name)! - 1);
+    }
     if (!served.has(name)) served.set(name, asset);
     return served.get(name);
   };

@@ -5,7 +5,8 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCS_ASSET_NAMES } from "../../../src/http/docs-assets.js";
 import { nodeDocsAssets } from "../../../src/platform/node/docs-assets.js";
-import { bundledDocsAssets } from "../../../src/platform/workers/bundled-docs-assets.js";
+import { MAX_DECOMPRESSING, bundledDocsAssets } from "../../../src/platform/workers/bundled-docs-assets.js";
+import { OverloadedError } from "../../../src/rpc/errors.js";
 import { WORKER_BUNDLE_VARIABLE } from "../../../testkit/worker-bundle-file.js";
 import { type WorkerdGateway, startWorkerdGateway } from "../../../testkit/workerd-gateway.js";
 // @ts-expect-error: a plain ES module shared with `npm run build:worker`
@@ -61,6 +62,30 @@ describe("the /docs assets of the Workers build", () => {
 });
 
 describe("bundledDocsAssets", () => {
+  it("decompresses one asset for at most MAX_DECOMPRESSING first requests at once, refuses more, then serves it kept", async () => {
+    const assets = bundledDocsAssets({
+      "swagger-ui-bundle.js": gzipSync(packaged("swagger-ui-bundle.js")).toString("base64"),
+      "swagger-ui.css": gzipSync(packaged("swagger-ui.css")).toString("base64"),
+    });
+    const expected = await nodeDocsAssets()("swagger-ui-bundle.js");
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: MAX_DECOMPRESSING + 2 }, () => assets("swagger-ui-bundle.js")),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      ...Array.from({ length: MAX_DECOMPRESSING }, () => "fulfilled"),
+      "rejected",
+      "rejected",
+    ]);
+    for (const outcome of outcomes) {
+      if (outcome.status === "fulfilled") expect(outcome.value).toEqual(expected);
+      else expect(outcome.reason).toBeInstanceOf(OverloadedError);
+    }
+    // Another asset is not held back by this one's, and once kept an asset is served to any number at once.
+    expect(await assets("swagger-ui.css")).toEqual(await nodeDocsAssets()("swagger-ui.css"));
+    const kept = await Promise.all(Array.from({ length: 8 }, () => assets("swagger-ui-bundle.js")));
+    for (const asset of kept) expect(asset).toEqual(expected);
+  });
+
   it("decodes base64 with atob where the runtime has no Uint8Array.fromBase64 (workerd has it)", async () => {
     const gzipped = (name: string) =>
       gzipSync(readFileSync(require.resolve(`swagger-ui-dist/${name}`))).toString("base64");
