@@ -8,11 +8,11 @@ const BIG_LIMB_BITS = BigInt(LIMB_BITS);
 /**
  * The Jacobi symbol (a/n) for odd n (for prime n: 1 when a is a nonzero square mod n, −1 when not),
  * on numbers held as LIMBS limbs of LIMB_BITS bits, least significant first, each an integer in
- * [0, 2^26): 0 < a < n, n odd. Neither array is changed, and nothing is allocated.
+ * [0, 2^26): 0 < a < n, n odd. Neither array is changed, and the steps allocate nothing.
  *
  * Every PDA derivation asks it about one or more candidates (src/sns/curve.ts), and a bulk request
- * of 1,000 new names about ~8,000. It runs batched "posdivsteps" (Bernstein–Yang divsteps that keep
- * both numbers positive, the variable-time Jacobi symbol of libsecp256k1): each batch of 26 steps
+ * of 1,000 new names about ~8,000. It runs batched "posdivsteps" (division steps that keep both
+ * numbers positive; docs/performance.md, Bulk resolution): each batch of 26 steps
  * is worked out on the low 32 bits of the two numbers alone, as a 2×2 matrix and the sign changes,
  * then applied to the whole numbers once (about 31 batches for 255-bit operands), where a binary
  * algorithm makes a pass over the whole numbers per bit. Operands with a common factor (0 for the
@@ -64,7 +64,7 @@ function toBigInt(limbs: Float64Array): bigint {
  * (g/f) times the sign in jac equal to (a/n), with f odd and both positive: g halved (sign by (2/f)),
  * f and g swapped (reciprocity), a multiple of f added to g. At f = 1 the symbol is the sign.
  */
-function posdivsteps(a: Float64Array, n: Float64Array): number {
+export function posdivsteps(a: Float64Array, n: Float64Array): number {
   let len = LIMBS;
   while (len > 1 && n[len - 1] === 0) len--;
   for (let i = 0; i < LIMBS; i++) {
@@ -76,7 +76,7 @@ function posdivsteps(a: Float64Array, n: Float64Array): number {
   let jac = 0;
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     // The low 32 bits of f and g: a batch shifts out at most STEPS of them and still reads f mod 8
-    // (for the sign of a halving), so 26 + 3 bits must be exact; 32 are.
+    // (for the sign of a halving), so at least 26 + 2 bits must be exact; 32 are.
     let fLow = (f[0]! + (f[1]! & 63) * RADIX) | 0;
     let gLow = (g[0]! + (g[1]! & 63) * RADIX) | 0;
     let u = 1;

@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
-import { LIMBS, LIMB_BITS, jacobi, jacobiBigInt } from "../../src/sns/jacobi.js";
+import { LIMBS, LIMB_BITS, jacobi, jacobiBigInt, posdivsteps } from "../../src/sns/jacobi.js";
 
 const P = 2n ** 255n - 19n;
 
@@ -128,5 +128,29 @@ describe("jacobi (batched posdivsteps on 26-bit limbs) agrees with the BigInt al
     jacobi(a, P_LIMBS);
     expect(a).toEqual(copy);
     expect(P_LIMBS).toEqual(pCopy);
+  });
+});
+
+describe("posdivsteps (the fast path, without the BigInt fallback)", () => {
+  it("answers every operand modulo p itself, as the BigInt algorithm does", () => {
+    for (let seed = 0; seed < 5_000; seed++) {
+      const a = numberOf(seed) % P || 1n;
+      expect(posdivsteps(limbs(a), P_LIMBS), String(a)).toBe(jacobiBigInt(a, P));
+    }
+    for (const a of [1n, 2n, 3n, P - 1n, P - 2n, 1n << 254n, (1n << 255n) - 20n]) {
+      expect(posdivsteps(limbs(a), P_LIMBS), String(a)).toBe(jacobiBigInt(a, P));
+    }
+  });
+
+  it("settles only at f = 1, not at a gcd whose lowest limb is 1 (the symbol is then 0, from the fallback)", () => {
+    // gcd(a, n) = 2^26 + 1: its lowest limb is 1 and the next one too; f ends there and never reaches 1.
+    const common = (1n << BigInt(LIMB_BITS)) + 1n;
+    for (let seed = 0; seed < 20; seed++) {
+      const m = (numberOf(seed) >> 30n) | 1n;
+      const n = common * m;
+      const a = (common * ((numberOf(seed + 1_000) >> 40n) | 1n)) % n || common;
+      expect(posdivsteps(limbs(a), limbs(n))).toBe(0);
+      expect(jacobi(limbs(a), limbs(n))).toBe(0);
+    }
   });
 });
