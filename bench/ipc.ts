@@ -89,33 +89,27 @@ async function profileStart(): Promise<void> {
   await session.post("Profiler.setSamplingInterval", { interval: 1000 });
   await session.post("Profiler.start");
 }
-async function profileStop(path: unknown): Promise<void> {
-  if (!session) throw new Error("profiler not started");
-  const { profile } = await session.post("Profiler.stop");
-  session.disconnect();
-  session = undefined;
-  await writeFile(String(path), JSON.stringify(profile));
-}
 
 /**
  * V8's sampling heap profiler over one measured window, leaving out what died young: what it
  * counts was copied by a scavenge and, once it outlived two, promoted and marked by a full collection.
  */
-let heapSession: Session | undefined;
 async function survivorsStart(): Promise<void> {
-  heapSession = new Session();
-  heapSession.connect();
-  await heapSession.post("HeapProfiler.startSampling", {
+  session = new Session();
+  session.connect();
+  await session.post("HeapProfiler.startSampling", {
     samplingInterval: 4096,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: false,
   });
 }
-async function survivorsStop(path: unknown): Promise<void> {
-  if (!heapSession) throw new Error("heap sampling not started");
-  const { profile } = await heapSession.post("HeapProfiler.stopSampling");
-  heapSession.disconnect();
-  heapSession = undefined;
+
+/** Stops the profiler started (a CPU profile or heap sampling) and writes what it gathered to `path`. */
+async function profilerStop(path: unknown, heap: boolean): Promise<void> {
+  if (!session) throw new Error("profiler not started");
+  const { profile } = heap ? await session.post("HeapProfiler.stopSampling") : await session.post("Profiler.stop");
+  session.disconnect();
+  session = undefined;
   await writeFile(String(path), JSON.stringify(profile));
 }
 
@@ -132,9 +126,9 @@ export function serveParent(ready: Ready, ops: Record<string, Op>, stop: () => P
     usage: () => usage(),
     memory: () => sampleMemory(),
     profileStart,
-    profileStop,
+    profileStop: (path) => profilerStop(path, false),
     survivorsStart,
-    survivorsStop,
+    survivorsStop: (path) => profilerStop(path, true),
     heapSnapshot: (path) => writeHeapSnapshot(String(path)),
     ...ops,
   };
