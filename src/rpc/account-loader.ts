@@ -53,8 +53,11 @@ export type Defer = (task: () => void) => () => void;
  * between, those requests are read and sent while the rest is answered.
  */
 export interface SettlePacing {
-  /** Account reads to settle before reading I/O again, for a reply being settled now; 0: all at once. */
-  slice(): number;
+  /**
+   * Account reads to settle before reading I/O again, for a reply being
+   * settled now that took `roundTripMs` from its request's send; 0: all at once.
+   */
+  slice(roundTripMs: number): number;
   /** Runs a task once the event loop has read the I/O that arrived meanwhile. */
   readonly yieldToIo: Defer;
 }
@@ -360,6 +363,7 @@ export class AccountLoader {
       ...others.map((pending) => pending.call),
     ];
     this.inFlight++;
+    const sentAt = performance.now();
     const payers = payersOf(groups, others);
     const answered = payers?.size ?? 1;
     const traced = payers && tracesOf(payers, calls);
@@ -373,7 +377,7 @@ export class AccountLoader {
           if (traced) traced.settled(outcomes.every((outcome) => outcome.ok) ? "ok" : "some calls failed");
           // A reply is spread over a few turns at most: at high concurrency each turn reads hundreds of
           // requests, and a reply's last answers would otherwise wait behind dozens of them.
-          const paced = this.options.pacing?.slice() ?? 0;
+          const paced = this.options.pacing?.slice(performance.now() - sentAt) ?? 0;
           const slice = paced && Math.max(paced, Math.ceil(taken.length / MAX_PACED_TURNS));
           if (slice === 0 || taken.length < slice * 1.5) {
             outcomes.forEach((outcome, i) => {

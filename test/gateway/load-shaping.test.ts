@@ -306,3 +306,69 @@ describeOnNode("RPC_SETTLE_SLICE: a batch reply settled a slice at a time", () =
     expect(await pacedReplies(unpaced)).toBe(0);
   });
 });
+
+describeOnNode("RPC_SETTLE_SLICE: a far RPC node's replies paced while the loop is busy", () => {
+  const paths = ["bonfida", "dex.bonfida", "v2-sol", "stale-v2", "v1-sol", "plain", "profile", "nope"].flatMap(
+    (name) => [`/resolve/${name}.sns`, `/resolve/${name}.sol`],
+  );
+  let far: Stack;
+  let near: Stack;
+  beforeAll(async () => {
+    const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
+    // One read per slice, and a burst's reads in few replies: every reply of more than one read can be paced.
+    [far, near] = await Promise.all([
+      startStack(ledger, { RPC_SETTLE_SLICE: "1", BATCH_WINDOW_MS: "50" }),
+      startStack(ledger, { RPC_SETTLE_SLICE: "1", BATCH_WINDOW_MS: "50" }),
+    ]);
+    far.localnet.setLatency(20);
+    near.localnet.setLatency(0);
+  });
+  afterAll(() => Promise.all([far?.close(), near?.close()]));
+
+  /** Keeps this process's event loop over 90% busy (2 ms of work a turn) until the returned function is called. */
+  function keepLoopBusy(): () => void {
+    let busy = true;
+    const work = () => {
+      if (!busy) return;
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+      setImmediate(work);
+    };
+    work();
+    return () => {
+      busy = false;
+    };
+  }
+
+  const pacedReplies = async (stack: Stack) =>
+    sampleValue((await stack.get("/metrics")).text, "sns_gateway_rpc_paced_replies_total");
+
+  /** Paced replies of a second burst, the loop kept busy from before the first (which shows the node's distance). */
+  async function pacedWhileBusy(stack: Stack): Promise<number> {
+    const idle = keepLoopBusy();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await Promise.all(paths.map((path) => stack.get(path)));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const before = await pacedReplies(stack);
+      const answers = await Promise.all(paths.map((path) => stack.get(path)));
+      expect(answers.map((answer) => [answer.status, answer.text]).filter(([status]) => Number(status) >= 500)).toEqual(
+        [],
+      );
+      return (await pacedReplies(stack)) - before;
+    } finally {
+      idle();
+    }
+  }
+
+  it("paces replies that took a round trip of 10 ms or more", async () => {
+    expect(await pacedWhileBusy(far)).toBeGreaterThan(0);
+  });
+
+  it("settles replies of a near node at once: the larger batches cost less on a busy loop", async () => {
+    // A machine busy with other work can stretch every round trip of one burst past 10 ms: one of three suffices.
+    const paced: number[] = [];
+    for (let attempt = 0; attempt < 3 && !paced.includes(0); attempt++) paced.push(await pacedWhileBusy(near));
+    expect(paced).toContain(0);
+  });
+});
