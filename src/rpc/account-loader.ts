@@ -86,6 +86,8 @@ interface Pending {
   sent: boolean;
   /** The trace context it was asked in (AccountLoaderOptions.contexts); undefined when not tracing. */
   readonly context: unknown;
+  /** What every reader of it is given (set once, right after it is made). */
+  promise: Promise<AccountData | null>;
   resolve(account: AccountData | null): void;
   reject(error: unknown): void;
 }
@@ -128,12 +130,13 @@ function addJoiner(
  * readers of one account cost one fetch.
  */
 export class AccountLoader {
-  private readonly shared = new Map<string, Promise<AccountData | null>>();
   /**
-   * The reads of `shared` not settled yet, by key: who joins one notes its
-   * slot, and pays for it too while it is not sent (payersOf, at the flush).
+   * The reads not settled yet (queued or in flight), by key: who asks for
+   * one shares it, notes its slot, and pays for it too while it is not sent
+   * (payersOf, at the flush). One map: every read enters and leaves it once,
+   * and under load its table is rebuilt as it fills with deleted entries.
    */
-  private readonly queuedByKey = new Map<string, Pending>();
+  private readonly unsettled = new Map<string, Pending>();
   private queue: Pending[] = [];
   private calls: PendingCall[] = [];
   private inFlight = 0;
@@ -166,27 +169,28 @@ export class AccountLoader {
   }
 
   private loadOne(key: string, budget: RequestBudget | undefined): Promise<AccountData | null> {
-    const existing = this.shared.get(key);
+    const existing = this.unsettled.get(key);
     if (existing) {
       this.telemetry.coalesced("account");
-      const queued = this.queuedByKey.get(key);
-      if (queued?.sent) {
-        if (budget && budget !== queued.budget) (queued.joiners ??= []).push(budget);
-      } else if (queued) addJoiner(queued, budget);
-      return existing;
+      if (existing.sent) {
+        if (budget && budget !== existing.budget) (existing.joiners ??= []).push(budget);
+      } else addJoiner(existing, budget);
+      return existing.promise;
     }
     if (this.queue.length >= this.options.maxQueuedKeys) {
       return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     if (!this.hasWork) this.oldestQueuedAt = performance.now();
+    let pending!: Pending;
     const promise = new Promise<AccountData | null>((resolve, reject) => {
-      const pending: Pending = { key, budget, sent: false, context: this.options.contexts?.capture(), resolve, reject };
-      this.queue.push(pending);
-      this.queuedByKey.set(key, pending);
+      const context = this.options.contexts?.capture();
+      pending = { key, budget, sent: false, context, promise: undefined!, resolve, reject };
     });
-    this.telemetry.rpcQueueChanged(1);
+    pending.promise = promise;
+    this.queue.push(pending);
     // Forgotten when settled (`settled`), before any reader's continuation runs: no reaction of its own.
-    this.shared.set(key, promise);
+    this.unsettled.set(key, pending);
+    this.telemetry.rpcQueueChanged(1);
     this.schedule();
     return promise;
   }
@@ -412,10 +416,7 @@ export class AccountLoader {
    * continuations run only after, so none of them shares a settled read.
    */
   private settled(pending: Pending): void {
-    if (this.queuedByKey.get(pending.key) === pending) {
-      this.queuedByKey.delete(pending.key);
-      this.shared.delete(pending.key);
-    }
+    if (this.unsettled.get(pending.key) === pending) this.unsettled.delete(pending.key);
   }
 
   private settleGroup(group: Pending[], outcome: RpcOutcome): void {
