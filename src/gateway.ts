@@ -50,8 +50,8 @@ export const ANSWER_MEMORY: AnswerMemory = {
 export interface Accelerators {
   /** When batched RPC reads leave (see AccountLoaderOptions.defer); absent: a zero-delay timer. */
   readonly defer?: Defer;
-  /** How a batch reply's reads are settled (see AccountLoaderOptions.pacing); absent: all at once. */
-  readonly settlePacing?: SettlePacing;
+  /** How a batch reply's reads are settled, one per loader (see AccountLoaderOptions.pacing); absent: all at once. */
+  readonly settlePacing?: () => SettlePacing;
   /**
    * Lets the event loop serve other requests between slices of a request's
    * work over RPC-supplied lists (Node: `setImmediate`, after pending I/O);

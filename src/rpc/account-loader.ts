@@ -26,8 +26,8 @@ export interface AccountLoaderOptions {
    * returns a cancel function. Default: a zero-delay timer.
    */
   readonly defer?: Defer;
-  /** How a batch reply's reads are settled; absent: all at once. */
-  readonly pacing?: SettlePacing;
+  /** How a batch reply's reads are settled, made once per loader (it judges its own endpoint); absent: all at once. */
+  readonly pacing?: () => SettlePacing;
   /**
    * The trace context of each queued read, when tracing: a batch is posted in
    * the context of its first read, not in that of whatever callback flushes it
@@ -55,9 +55,12 @@ export type Defer = (task: () => void) => () => void;
 export interface SettlePacing {
   /**
    * Account reads to settle before reading I/O again, for a reply being
-   * settled now that took `roundTripMs` from its request's send; 0: all at once.
+   * settled now; 0: all at once. `roundTripMs`: from the batch's flush to its
+   * reply's settling (the loop's wait for the reply's turn included), or
+   * undefined when no call of the reply succeeded (a failure says nothing of
+   * the node's distance).
    */
-  slice(roundTripMs: number): number;
+  slice(roundTripMs: number | undefined): number;
   /** Runs a task once the event loop has read the I/O that arrived meanwhile. */
   readonly yieldToIo: Defer;
 }
@@ -148,6 +151,7 @@ export class AccountLoader {
    */
   private oldestQueuedAt = 0;
   private readonly gather: ReplyGather | undefined;
+  private readonly pacing: SettlePacing | undefined;
 
   constructor(
     private readonly client: JsonRpcClient,
@@ -155,6 +159,7 @@ export class AccountLoader {
     private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {
     if (options.gatherMs) this.gather = new ReplyGather(options.gatherMs);
+    this.pacing = options.pacing?.();
   }
 
   /** `budget`: the request the reads are for; it pays for the calls that carry them (request-budget.ts). */
@@ -326,7 +331,7 @@ export class AccountLoader {
           const resumeAt = at;
           const resumeIndex = index;
           const rest = unsettled - slice;
-          this.options.pacing!.yieldToIo(() => {
+          this.pacing!.yieldToIo(() => {
             // Reads requested during the last turn leave before the rest of this reply is answered (held by
             // another reply's gather too: answering this one's requests first matters more than a fuller batch).
             if (this.cancelDeferred && this.slotFree) this.flush();
@@ -381,7 +386,8 @@ export class AccountLoader {
           if (traced) traced.settled(outcomes.every((outcome) => outcome.ok) ? "ok" : "some calls failed");
           // A reply is spread over a few turns at most: at high concurrency each turn reads hundreds of
           // requests, and a reply's last answers would otherwise wait behind dozens of them.
-          const paced = this.options.pacing?.slice(performance.now() - sentAt) ?? 0;
+          const paced =
+            this.pacing?.slice(outcomes.some((outcome) => outcome.ok) ? performance.now() - sentAt : undefined) ?? 0;
           const slice = paced && Math.max(paced, Math.ceil(taken.length / MAX_PACED_TURNS));
           if (slice === 0 || taken.length < slice * 1.5) {
             outcomes.forEach((outcome, i) => {

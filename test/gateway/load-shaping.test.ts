@@ -312,18 +312,12 @@ describeOnNode("RPC_SETTLE_SLICE: a far RPC node's replies paced while the loop 
     (name) => [`/resolve/${name}.sns`, `/resolve/${name}.sol`],
   );
   let far: Stack;
-  let near: Stack;
   beforeAll(async () => {
-    const ledger = await loadFixtureFile(DEMO_FIXTURE_PATH);
     // One read per slice, and a burst's reads in few replies: every reply of more than one read can be paced.
-    [far, near] = await Promise.all([
-      startStack(ledger, { RPC_SETTLE_SLICE: "1", BATCH_WINDOW_MS: "50" }),
-      startStack(ledger, { RPC_SETTLE_SLICE: "1", BATCH_WINDOW_MS: "50" }),
-    ]);
+    far = await startStack(await loadFixtureFile(DEMO_FIXTURE_PATH), { RPC_SETTLE_SLICE: "1", BATCH_WINDOW_MS: "50" });
     far.localnet.setLatency(20);
-    near.localnet.setLatency(0);
   });
-  afterAll(() => Promise.all([far?.close(), near?.close()]));
+  afterAll(() => far?.close());
 
   /** Keeps this process's event loop over 90% busy (2 ms of work a turn) until the returned function is called. */
   function keepLoopBusy(): () => void {
@@ -365,10 +359,6 @@ describeOnNode("RPC_SETTLE_SLICE: a far RPC node's replies paced while the loop 
     expect(await pacedWhileBusy(far)).toBeGreaterThan(0);
   });
 
-  it("settles replies of a near node at once: the larger batches cost less on a busy loop", async () => {
-    // A machine busy with other work can stretch every round trip of one burst past 10 ms: one of three suffices.
-    const paced: number[] = [];
-    for (let attempt = 0; attempt < 3 && !paced.includes(0); attempt++) paced.push(await pacedWhileBusy(near));
-    expect(paced).toContain(0);
-  });
+  // A near node's replies on a busy loop, settled at once: test/platform/node/settle-pacing.test.ts (a round
+  // trip through this process's own busy loop is too close to the threshold to tell here).
 });
