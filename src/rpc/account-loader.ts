@@ -186,9 +186,9 @@ export class AccountLoader {
       return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
     }
     if (!this.hasWork) this.oldestQueuedAt = performance.now();
+    const context = this.options.contexts?.capture();
     let pending!: Pending;
     const promise = new Promise<AccountData | null>((resolve, reject) => {
-      const context = this.options.contexts?.capture();
       pending = { key, budget, sent: false, context, promise: undefined!, resolve, reject };
     });
     pending.promise = promise;
@@ -310,7 +310,7 @@ export class AccountLoader {
 
   /**
    * Settles `results` from read `index` of group `at` on, `slice` reads per
-   * turn of the event loop; `unsettled` reads are left in all, for `answered`
+   * turn of the event loop; `remaining` reads are left in all, for `answered`
    * requests. A tail of less than half a slice is settled with the slice
    * before it: a turn of its own would cost more than it saves.
    */
@@ -319,10 +319,10 @@ export class AccountLoader {
     slice: number,
     at: number,
     index: number,
-    unsettled: number,
+    remaining: number,
     answered: number,
   ): void {
-    let left = unsettled - slice < slice / 2 ? unsettled : slice;
+    let left = remaining - slice < slice / 2 ? remaining : slice;
     for (; at < results.length; at++, index = 0) {
       const result = results[at]!;
       const { group } = result;
@@ -330,7 +330,7 @@ export class AccountLoader {
         if (left-- === 0) {
           const resumeAt = at;
           const resumeIndex = index;
-          const rest = unsettled - slice;
+          const rest = remaining - slice;
           this.pacing!.yieldToIo(() => {
             // Reads requested during the last turn leave before the rest of this reply is answered (held by
             // another reply's gather too: answering this one's requests first matters more than a fuller batch).

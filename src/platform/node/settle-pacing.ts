@@ -29,7 +29,7 @@ const afterNextPoll: Defer = (task) => {
   };
 };
 
-/** Whether the event loop was under 80% busy over its last full 100 ms window: one watch for the process. */
+/** Whether the event loop was under 80% busy over its last full 100 ms window: one watch for all the loaders. */
 function loopIdleTime(): () => boolean {
   let since = performance.eventLoopUtilization();
   let idleTime = false;
@@ -66,8 +66,10 @@ export function nodeSettlePacing(slice: number): (() => SettlePacing) | undefine
     let farRpc = false;
     return {
       slice(roundTripMs) {
-        if (roundTripMs !== undefined) quickest = Math.min(quickest, roundTripMs);
         const now = performance.now();
+        // A window left open by a quiet endpoint (windows close at replies) is judged by this reply alone.
+        if (now - windowStart >= 2 * WINDOW_MS) quickest = Infinity;
+        if (roundTripMs !== undefined) quickest = Math.min(quickest, roundTripMs);
         if (now - windowStart >= WINDOW_MS) {
           // A window without replies says nothing of the node's distance.
           if (quickest !== Infinity) farRpc = quickest >= FAR_RPC_MS;

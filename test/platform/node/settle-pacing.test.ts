@@ -35,6 +35,13 @@ describe("nodeSettlePacing: when a batch reply's reads are settled a slice at a 
     expect(far.slice(40)).toBe(0);
   });
 
+  it("judges a reply after a quiet spell of its endpoint by itself, not by an old quick one", () => {
+    const far = nodeSettlePacing(SLICE)!();
+    far.slice(1);
+    busyFor(250);
+    expect(far.slice(30)).toBe(SLICE);
+  });
+
   it("paces every endpoint's replies while the loop has idle time", async () => {
     const pacingOf = nodeSettlePacing(SLICE)!;
     const near = pacingOf();
