@@ -162,10 +162,14 @@ describe("SRS resolution: the gateway against the reference resolver", () => {
       );
     }
     expectReached(shapes, ["valid", "missing", "foreign", "short", "discriminator", "class", "owner-type"], seeds[0]!);
-    expectReached(
-      shapes,
-      SRS_TOKEN_DEFECTS.map((defect) => `token/${defect}`),
-      seeds[0]!,
-    );
+    // Every token defect is reached by the fixed seed's states (the Node run); a fresh seed's states may miss
+    // a rare one (seed 2237768590 reaches no "holder-classic"), and are checked for agreement only.
+    if (seeds[0] === FIXED_SEED) {
+      expectReached(
+        shapes,
+        SRS_TOKEN_DEFECTS.map((defect) => `token/${defect}`),
+        seeds[0],
+      );
+    }
   }, 600_000);
 });
