@@ -1,3 +1,4 @@
+import { openSync, writeSync } from "node:fs";
 import { type DestinationStream, type Logger as PinoLogger, pino } from "pino";
 import type { Logger, RequestLine } from "../../logger.js";
 import { httpMethodLabel } from "../../telemetry.js";
@@ -12,11 +13,26 @@ const LOG_BUFFER_BYTES = 32 * 1024;
 /** Longest a gathered line waits for the buffer to fill. */
 const LOG_FLUSH_MS = 100;
 
+type Destination = ReturnType<typeof pino.destination>;
+
 export interface NodeLog {
   readonly logger: PinoLogger & Required<Pick<Logger, "request">>;
-  /** Writes what is buffered, synchronously: before the process exits. */
+  /**
+   * Writes what is gathered and resolves once every line handed over has been written, in the order it was
+   * logged, or after `timeoutMs` (a destination that takes nothing, such as a pipe nobody reads, cannot hold
+   * a shutdown).
+   */
+  flush(timeoutMs?: number): Promise<void>;
+  /**
+   * Writes what is gathered synchronously: for the process's `exit`, where nothing asynchronous runs any more.
+   * In order when no block is being written; a block whose write is in flight at that instant is the thread
+   * pool's, and what follows it may land before it. Paths that can wait use `flush`.
+   */
   flushSync(): void;
 }
+
+/** Longest `flush` waits for the destination by default. */
+const FLUSH_TIMEOUT_MS = 2000;
 
 /**
  * The process logger of `npm start`: pino to stdout (`dest`: another file
@@ -24,19 +40,33 @@ export interface NodeLog {
  * stdout, and in blocks of ~32 KB (or every 100 ms, whichever first) rather
  * than one write per line: under load a write per request line cost several
  * percent of the gateway's CPU. Whatever is gathered is written when the
- * process exits; the shutdown path also flushes.
+ * process exits; the shutdown path waits for it with `flush`.
  */
 export function createNodeLog(level: string, dest: number | string = 1): NodeLog {
+  // A descriptor of its own for a path: the destination is ready at once, and `flushSync` can write to it.
+  const fd = typeof dest === "number" ? dest : openSync(dest, "a");
   // minLength 0: sonic-boom writes each block as it comes (or queues it behind the write in progress).
-  const destination = pino.destination({ dest, sync: false, minLength: 0 });
+  const destination = pino.destination({ dest: fd, sync: false, minLength: 0 });
   const blocks = new BlockWriter(destination);
   const logger = pino({ level }, blocks);
   const flushSync = () => {
-    blocks.flush();
+    const block = blocks.take();
+    if (blocks.unwritten === 0) {
+      // Nothing queued or in flight: written here, synchronously, and so in order.
+      if (block !== undefined) writeAllSync(fd, block);
+      return;
+    }
+    // sonic-boom's flushSync writes its queue at once, even beside a write in flight: only at exit.
+    if (block !== undefined) blocks.hand(block);
     destination.flushSync();
   };
+  const flush = (timeoutMs = FLUSH_TIMEOUT_MS) => {
+    const block = blocks.take();
+    if (block !== undefined) blocks.hand(block);
+    return blocks.written(timeoutMs);
+  };
   flushedAtExit(flushSync);
-  return { logger: Object.assign(logger, { request: requestLineWriter(logger, blocks) }), flushSync };
+  return { logger: Object.assign(logger, { request: requestLineWriter(logger, blocks) }), flush, flushSync };
 }
 
 /** What each log writes when the process exits: one `exit` listener, however many logs a process makes. */
@@ -47,19 +77,47 @@ function flushedAtExit(flushSync: () => void): void {
   atExit.add(flushSync);
 }
 
+/** Writes `text` whole, synchronously: a short write continues; a full non-blocking pipe is waited for, briefly. */
+function writeAllSync(fd: number, text: string): void {
+  let bytes = Buffer.from(text);
+  for (let busy = 0; bytes.length > 0;) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "EAGAIN" && code !== "EBUSY") || ++busy > 1000) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
 /**
  * Gathers lines and hands them to the destination joined, ~32 KB at a time.
  * The gathering is done here rather than by sonic-boom's own `minLength`
  * because sonic-boom measures the byte length of its pending string on every
  * write: with a block gathering there, each line cost a copy of the block
- * (~6 KB allocated per request line in `npm run bench -- alloc`).
+ * (~6 KB allocated per request line in `npm run bench -- alloc`). It counts
+ * the bytes it hands over and the bytes the destination reports written, so
+ * that a flush knows when all of it has landed.
  */
 class BlockWriter implements DestinationStream {
   private lines: string[] = [];
   private length = 0;
+  private handed = 0;
+  private landed = 0;
+  private readonly waiting = new Set<() => void>();
 
-  constructor(private readonly destination: DestinationStream) {
+  constructor(private readonly destination: Destination) {
     setInterval(() => this.flush(), LOG_FLUSH_MS).unref();
+    destination.on("write", (bytes: number) => {
+      this.landed += bytes;
+      if (this.unwritten === 0) this.waiting.forEach((settle) => settle());
+    });
+  }
+
+  /** Bytes handed to the destination that it has not reported written. */
+  get unwritten(): number {
+    return this.handed - this.landed;
   }
 
   write(line: string): void {
@@ -70,11 +128,36 @@ class BlockWriter implements DestinationStream {
   }
 
   flush(): void {
-    if (this.lines.length === 0) return;
+    const block = this.take();
+    if (block !== undefined) this.hand(block);
+  }
+
+  /** The gathered lines as one block, no longer gathered. */
+  take(): string | undefined {
+    if (this.lines.length === 0) return undefined;
     const block = this.lines.length === 1 ? this.lines[0]! : this.lines.join("");
     this.lines = [];
     this.length = 0;
+    return block;
+  }
+
+  hand(block: string): void {
+    this.handed += Buffer.byteLength(block);
     this.destination.write(block);
+  }
+
+  /** Settles once everything handed over is written, or after `timeoutMs`. */
+  written(timeoutMs: number): Promise<void> {
+    if (this.unwritten === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const settle = () => {
+        clearTimeout(timer);
+        this.waiting.delete(settle);
+        resolve();
+      };
+      const timer = setTimeout(settle, timeoutMs);
+      this.waiting.add(settle);
+    });
   }
 }
 

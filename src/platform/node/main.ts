@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { logger, flushSync } = createNodeLog(config.logLevel);
+  const { logger, flush } = createNodeLog(config.logLevel);
   const lineWarning = nodeLineWarning(process.version, new Date());
   if (lineWarning) logger.warn({ node: process.version }, lineWarning);
   if (config.rpcUrls.length === 0) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       hostSetting: "HOST",
     });
     if (line === undefined) throw error;
-    flushSync();
+    await flush();
     console.error(line);
     process.exit(1);
   }
@@ -56,15 +56,16 @@ async function main(): Promise<void> {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "draining in-flight requests");
+    // Every line logged before the exit is written, in order, before the process ends.
     running.close().then(
-      () => {
+      async () => {
         logger.info("stopped");
-        flushSync();
+        await flush();
         process.exit(0);
       },
-      (error: unknown) => {
+      async (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
-        flushSync();
+        await flush();
         process.exit(1);
       },
     );

@@ -1,6 +1,8 @@
+import { pbkdf2, pbkdf2Sync } from "node:crypto";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RequestLine } from "../../../src/logger.js";
 import { createNodeLog } from "../../../src/platform/node/log.js";
@@ -42,26 +44,27 @@ const LINES: RequestLine[] = [
   },
 ];
 
-/**
- * Each line written through pino's general path and through the request writer, time set aside. `flushSync`
- * hands over what is gathered, but a block already in an asynchronous write (sonic-boom's write in progress)
- * lands when the thread pool runs it: the file is read until its `lines` lines are there (2 s at most).
- */
-async function writtenBothWays(level: string, line: RequestLine, lines = 2): Promise<[string, string]> {
+/** Each line written through pino's general path and through the request writer, time set aside. */
+async function writtenBothWays(level: string, line: RequestLine): Promise<[string, string]> {
   const path = join(dir, `${level}-${Math.random()}.log`);
-  // A descriptor, not a path: the asynchronous destination is then ready at once (left open: pino owns it).
-  const fd = openSync(path, "w");
-  const log = createNodeLog(level, fd);
+  const log = createNodeLog(level, openSync(path, "w"));
   log.logger.info({ ...line }, "request");
   log.logger.request(line);
-  log.flushSync();
-  let written = readFileSync(path, "utf8");
-  for (let waited = 0; written.split("\n").length <= lines && waited < 2000; waited += 5) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    written = readFileSync(path, "utf8");
-  }
+  await log.flush();
+  const written = readFileSync(path, "utf8");
   const [viaPino = "", viaWriter = ""] = written.replace(/"time":\d+/g, '"time":0').split(/(?<=\n)/);
   return [viaPino, viaWriter];
+}
+
+/** Occupies every thread of libuv's pool for about `ms`: a file write handed to it waits behind them. */
+function busyThreadPool(ms: number): Promise<unknown> {
+  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  const started = performance.now();
+  pbkdf2Sync("warm", "salt", 1000, 32, "sha512");
+  const iterations = Math.ceil((1000 * ms) / Math.max(performance.now() - started, 0.01));
+  return Promise.all(
+    Array.from({ length: threads }, () => promisify(pbkdf2)("busy", "salt", iterations, 32, "sha512")),
+  );
 }
 
 describe("createNodeLog: request lines", () => {
@@ -72,7 +75,7 @@ describe("createNodeLog: request lines", () => {
   });
 
   it("writes nothing below its level", async () => {
-    expect(await writtenBothWays("warn", LINES[0]!, 0)).toEqual(["", ""]);
+    expect(await writtenBothWays("warn", LINES[0]!)).toEqual(["", ""]);
   });
 
   // Over what the writer is given: ids as the frame admits them (printable ASCII, src/http/answer/request-id.ts),
@@ -122,14 +125,41 @@ describe("createNodeLog: request lines", () => {
       log.logger.info({ ...line }, "request");
       log.logger.request(line);
     }
-    log.flushSync();
-    let written = readFileSync(path, "utf8");
-    for (let waited = 0; written.split("\n").length <= 400 && waited < 2000; waited += 5) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      written = readFileSync(path, "utf8");
-    }
-    const lines = written.replace(/"time":\d+/g, '"time":0').split(/(?<=\n)/);
+    await log.flush();
+    const lines = readFileSync(path, "utf8")
+      .replace(/"time":\d+/g, '"time":0')
+      .split(/(?<=\n)/);
     expect(lines).toHaveLength(400);
     for (let i = 0; i < 400; i += 2) expect(lines[i + 1], lines[i]).toBe(lines[i]);
+  });
+});
+
+describe("createNodeLog: flushing", () => {
+  const padding = "x".repeat(200);
+  const numbersIn = (path: string) =>
+    readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => (JSON.parse(line) as { line: number }).line);
+
+  // ~600 lines make four blocks of ~32 KB, handed over while earlier ones still wait for libuv's thread pool
+  // (busy here, as under load): the flush hands over the rest and waits, so the file holds every line once,
+  // in the order logged.
+  it("writes every line once and in order while earlier blocks wait for a busy thread pool", async () => {
+    const path = join(dir, `ordered-${Math.random()}.log`);
+    const log = createNodeLog("info", openSync(path, "w"));
+    const busy = busyThreadPool(300);
+    for (let i = 0; i < 600; i++) log.logger.info({ line: i, padding }, "numbered");
+    await log.flush();
+    expect(numbersIn(path)).toEqual(Array.from({ length: 600 }, (_, i) => i));
+    await busy;
+  });
+
+  it("writes what is gathered before flushSync returns when no block is in flight", () => {
+    const path = join(dir, `sync-${Math.random()}.log`);
+    const log = createNodeLog("info", openSync(path, "w"));
+    for (let i = 0; i < 3; i++) log.logger.info({ line: i, padding }, "numbered");
+    log.flushSync();
+    expect(numbersIn(path)).toEqual([0, 1, 2]);
   });
 });
