@@ -1,6 +1,7 @@
 import { NO_STORE } from "./cache-control.js";
 import { errorText } from "./envelope.js";
 import { answerHeaders } from "./headers.js";
+import { utf8Length } from "./utf8-length.js";
 
 /**
  * Failures answered below the app, where no request frame exists: Node's
@@ -37,12 +38,11 @@ const REASONS: Readonly<Record<number, string>> = {
   408: "Request Timeout",
   431: "Request Header Fields Too Large",
 };
-const UTF8 = new TextEncoder();
 
 /** The same answer as raw HTTP/1.1 bytes, for a socket the parser gave up on; the connection is closed after it. */
 export function outsideAppBytes(status: number, message: string): string {
   const body = errorText(message);
-  const headers = { ...OUTSIDE_APP_CLOSING_HEADERS, "content-length": String(UTF8.encode(body).length) };
+  const headers = { ...OUTSIDE_APP_CLOSING_HEADERS, "content-length": String(utf8Length(body)) };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
   return `HTTP/1.1 ${status} ${REASONS[status] ?? ""}\r\n${lines.join("\r\n")}\r\n\r\n${body}`;
 }

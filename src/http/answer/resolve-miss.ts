@@ -14,6 +14,7 @@ import { classify } from "./classify.js";
 import { errorText, failureHeaders, okText } from "./envelope.js";
 import { type AnswerSinks, lineMs, recordAnswer } from "./finish.js";
 import { answerHeaders } from "./headers.js";
+import { utf8Length } from "./utf8-length.js";
 
 /** What the resolve route learned of a request it validated (resolve-repeats.ts). */
 export interface LearnedRequest {
@@ -195,7 +196,7 @@ function finishAnswer(
     slot === Infinity ? undefined : slot,
     provenance?.age,
   );
-  headers["Content-Length"] = UTF8.encode(answer.body).length;
+  headers["Content-Length"] = utf8Length(answer.body);
   const seconds = (performance.now() - started) / 1000;
   const line = beforeAppLine(requestId, learned.route, answer.status, seconds, usage, answer.errorCode);
   recordAnswer(sinks, line, seconds, provenance?.cache, provenance?.age);
@@ -225,5 +226,4 @@ export function beforeAppLine(
   return line;
 }
 
-const UTF8 = new TextEncoder();
 const JSON_TYPE = "application/json";

@@ -26,6 +26,7 @@ import {
   resolveLearned,
 } from "./resolve-miss.js";
 import type { YieldToLoop } from "../../rpc/request-view.js";
+import { utf8Length } from "./utf8-length.js";
 
 /** What the resolve route learned of a request, for its repeats; with the last outcome answered, rendered. */
 interface KnownRequest extends LearnedRequest {
@@ -209,7 +210,7 @@ function rendered(
   failure: Classified | undefined,
 ): RenderedOutcome {
   const cacheControl = cacheControlFor(known.policy, status);
-  return { outcome, status, body, length: UTF8.encode(body).length, cacheControl, extra, failure };
+  return { outcome, status, body, length: utf8Length(body), cacheControl, extra, failure };
 }
 
 /** The handler Hono matched for this request (the last one: middleware aside, routes do not overlap). */
@@ -224,5 +225,4 @@ const SPENT = Symbol("spent");
 /** A repeat answered from the cache reads nothing. */
 const NOTHING_READ = { calls: 0, accounts: 0 } as const;
 
-const UTF8 = new TextEncoder();
 const JSON_TYPE = "application/json";
