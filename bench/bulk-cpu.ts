@@ -1,19 +1,14 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
-import { startLocalnet } from "../src/localnet/server.js";
 import { mapLimit } from "../testkit/differential.js";
 import { startChildGateway, type ChildGateway } from "../testkit/child-gateway.js";
-import { createRng } from "../testkit/rng.js";
-import { Ledger } from "../src/localnet/ledger.js";
-import { bytesToAddress } from "../src/sns/bytes.js";
-import { NAME_PROGRAM_ID, SNS_ROOT_DOMAIN } from "../src/sns/constants.js";
-import { decodesAsPoint } from "../src/sns/curve.js";
-import { deriveDomainKey } from "../src/sns/derive.js";
-import { encodeNameRegistry } from "../src/sns/layouts/name-registry.js";
 import { ONE_CLIENT_UNLIMITED } from "./settings.js";
 import { summarizeProfile } from "./profile.js";
 import { cpuNsOf } from "./process-cpu.js";
+import { buildChildren, childScript } from "./build.js";
+import { Child } from "./child.js";
+import { plainNames } from "./plain-names.js";
 
 /*
  * The CPU half of `npm run bench -- bulk`: what a `POST /resolve` of 1,000
@@ -76,39 +71,21 @@ const spread = (values: readonly number[]): Spread => {
 const p99 = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))]!;
 
-/**
- * `count` plain `.sns` names (lowercase ASCII, no subdomain), each a name
- * account owned by a wallet of its own (random on-curve bytes) and nothing
- * else: no record, no tokenizer. Built here rather than by chain-gen, which
- * spends milliseconds a name on shapes and signatures this part does not use.
- */
-function plainNames(seed: number, count: number): { ledger: Ledger; names: string[] } {
-  const rng = createRng(seed);
-  const ledger = new Ledger();
-  const names: string[] = [];
-  const owner = new Uint8Array(32);
-  for (let i = 0; i < count; i++) {
-    const name = `${rng.int(0, 1e9).toString(36)}-plain${i}`;
-    do {
-      for (let b = 0; b < 32; b++) owner[b] = rng.int(0, 255);
-    } while (!decodesAsPoint(owner));
-    const data = encodeNameRegistry({ parent: SNS_ROOT_DOMAIN, owner: bytesToAddress(owner) }, 1000);
-    ledger.setAccount(deriveDomainKey(name), { owner: NAME_PROGRAM_ID, data });
-    names.push(`${name}.sns`);
-  }
-  return { ledger, names };
-}
-
 export async function measureBulkCpu(options: BulkCpuOptions): Promise<BulkCpuReport> {
   const profiling = options.profileDir !== undefined;
   const bodyCount = WARM_BODIES + options.bodies + (profiling ? 0 : POSTS_PER_CONTENTION * options.contentionRounds);
   const total = NAMES_PER_BODY * (bodyCount + 1);
-  const { ledger, names } = plainNames(options.seed, total);
+  const names = plainNames(options.seed, total);
   const getNames = names.slice(0, NAMES_PER_BODY);
   const bodies = Array.from({ length: bodyCount }, (_, i) =>
     JSON.stringify({ domains: names.slice(NAMES_PER_BODY * (i + 1), NAMES_PER_BODY * (i + 2)) }),
   );
-  const localnet = await startLocalnet({ ledger });
+  // The localnet in a process of its own: replies of 1,000 accounts built in this one would stall the clients
+  // whose latencies are measured here.
+  buildChildren();
+  const localnet = await Child.start("localnet", childScript("children/plain-localnet"), {
+    env: { ...process.env, BENCH_SEED: String(options.seed), BENCH_NAMES: String(total) },
+  });
   let gateway: ChildGateway | undefined;
   const agent = new Agent({ connections: options.connections, keepAliveTimeout: 30_000 });
   try {
@@ -213,6 +190,6 @@ export async function measureBulkCpu(options: BulkCpuOptions): Promise<BulkCpuRe
   } finally {
     await agent.close();
     await gateway?.stop();
-    await localnet.close();
+    await localnet.stop();
   }
 }
