@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { utf8Length } from "../../src/http/answer/utf8-length.js";
+import { createRng } from "../../testkit/rng.js";
 
 const encoder = new TextEncoder();
 
@@ -28,11 +29,8 @@ describe("utf8Length", () => {
   // Strings drawn from every range a UTF-16 code unit can fall in (ASCII, two-byte, three-byte, high and low
   // surrogates, alone or paired), so lone and paired surrogates come in every position.
   it("counts TextEncoder's bytes for 20,000 generated strings", () => {
-    let seed = 11;
-    const draw = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return Math.floor((seed / 2 ** 31) * n);
-    };
+    const rng = createRng(11);
+    const draw = (n: number) => rng.int(0, n - 1);
     const ranges: [number, number][] = [
       [0, 0x80],
       [0x80, 0x800],

@@ -18,20 +18,25 @@ type Destination = ReturnType<typeof pino.destination>;
 export interface NodeLog {
   readonly logger: PinoLogger & Required<Pick<Logger, "request">>;
   /**
-   * Writes what is gathered and resolves once every line handed over has been written, in the order it was
-   * logged, or after `timeoutMs` (a destination that takes nothing, such as a pipe nobody reads, cannot hold
-   * a shutdown).
+   * Writes what is gathered and resolves once every line logged before the call has been written, in the
+   * order it was logged: true; false after `timeoutMs` with some still unwritten.
    */
-  flush(timeoutMs?: number): Promise<void>;
+  flush(timeoutMs?: number): Promise<boolean>;
+  /**
+   * For a process about to exit: `flush`, and should the destination not take it all within `timeoutMs`
+   * (a pipe nobody reads), the rest is dropped, so that neither this log nor pino's own exit handler waits
+   * on that destination at the exit.
+   */
+  end(timeoutMs?: number): Promise<void>;
   /**
    * Writes what is gathered synchronously: for the process's `exit`, where nothing asynchronous runs any more.
    * In order when no block is being written; a block whose write is in flight at that instant is the thread
-   * pool's, and what follows it may land before it. Paths that can wait use `flush`.
+   * pool's, and what follows it may land before it. Paths that can wait use `end`.
    */
   flushSync(): void;
 }
 
-/** Longest `flush` waits for the destination by default. */
+/** Longest `flush` and `end` wait for the destination by default. */
 const FLUSH_TIMEOUT_MS = 2000;
 
 /**
@@ -40,33 +45,50 @@ const FLUSH_TIMEOUT_MS = 2000;
  * stdout, and in blocks of ~32 KB (or every 100 ms, whichever first) rather
  * than one write per line: under load a write per request line cost several
  * percent of the gateway's CPU. Whatever is gathered is written when the
- * process exits; the shutdown path waits for it with `flush`.
+ * process exits; the shutdown path waits for it with `end`.
  */
 export function createNodeLog(level: string, dest: number | string = 1): NodeLog {
   // A descriptor of its own for a path: the destination is ready at once, and `flushSync` can write to it.
   const fd = typeof dest === "number" ? dest : openSync(dest, "a");
+  // A pipe on stdout stays blocking until `process.stdout` is made, and a blocking write to a pipe nobody reads
+  // holds one of libuv's threads, which the process's exit then waits for. Made here, the pipe is
+  // non-blocking: sonic-boom retries a full one on a timer, and the exit is not held.
+  if (fd === 1) void process.stdout;
   // minLength 0: sonic-boom writes each block as it comes (or queues it behind the write in progress).
   const destination = pino.destination({ dest: fd, sync: false, minLength: 0 });
   const blocks = new BlockWriter(destination);
   const logger = pino({ level }, blocks);
+  // Set once `end` gave up on the destination: what was left is dropped.
+  let dropped = false;
   const flushSync = () => {
+    if (dropped) return;
     const block = blocks.take();
     if (blocks.unwritten === 0) {
       // Nothing queued or in flight: written here, synchronously, and so in order.
       if (block !== undefined) writeAllSync(fd, block);
       return;
     }
-    // sonic-boom's flushSync writes its queue at once, even beside a write in flight: only at exit.
+    // sonic-boom's flushSync writes its queue at once, even beside a write in flight: only at exit. It
+    // reports none of it written, so the count stops meaning anything.
     if (block !== undefined) blocks.hand(block);
+    blocks.uncounted();
     destination.flushSync();
   };
   const flush = (timeoutMs = FLUSH_TIMEOUT_MS) => {
-    const block = blocks.take();
-    if (block !== undefined) blocks.hand(block);
+    blocks.flush();
     return blocks.written(timeoutMs);
   };
+  const end = async (timeoutMs = FLUSH_TIMEOUT_MS) => {
+    if (await flush(timeoutMs)) return;
+    dropped = true;
+    // What the dropped destination still reports (a retried write failing on its closed descriptor) is not news.
+    destination.on("error", () => undefined);
+    // Marked destroyed, which pino's exit handler skips (it would retry a full pipe for ever); the descriptor
+    // is closed unless it is stdout's or stderr's.
+    destination.destroy();
+  };
   flushedAtExit(flushSync);
-  return { logger: Object.assign(logger, { request: requestLineWriter(logger, blocks) }), flush, flushSync };
+  return { logger: Object.assign(logger, { request: requestLineWriter(logger, blocks) }), flush, end, flushSync };
 }
 
 /** What each log writes when the process exits: one `exit` listener, however many logs a process makes. */
@@ -81,13 +103,16 @@ function flushedAtExit(flushSync: () => void): void {
 function writeAllSync(fd: number, text: string): void {
   let bytes = Buffer.from(text);
   for (let busy = 0; bytes.length > 0;) {
+    let written = 0;
     try {
-      bytes = bytes.subarray(writeSync(fd, bytes));
+      written = writeSync(fd, bytes);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if ((code !== "EAGAIN" && code !== "EBUSY") || ++busy > 1000) return;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      if (code !== "EAGAIN" && code !== "EBUSY") return;
     }
+    if (written > 0) bytes = bytes.subarray(written);
+    else if (++busy > 1000) return;
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
   }
 }
 
@@ -105,13 +130,16 @@ class BlockWriter implements DestinationStream {
   private length = 0;
   private handed = 0;
   private landed = 0;
-  private readonly waiting = new Set<() => void>();
+  /** Cleared once sonic-boom has written its queue itself (flushSync): its counts no longer tell. */
+  private counted = true;
+  /** Flushes waiting, each for the bytes landed to cover what was handed before it. */
+  private readonly waiting = new Set<{ readonly upTo: number; readonly settle: (all: boolean) => void }>();
 
   constructor(private readonly destination: Destination) {
     setInterval(() => this.flush(), LOG_FLUSH_MS).unref();
     destination.on("write", (bytes: number) => {
       this.landed += bytes;
-      if (this.unwritten === 0) this.waiting.forEach((settle) => settle());
+      for (const flush of this.waiting) if (this.landed >= flush.upTo) flush.settle(true);
     });
   }
 
@@ -146,17 +174,30 @@ class BlockWriter implements DestinationStream {
     this.destination.write(block);
   }
 
-  /** Settles once everything handed over is written, or after `timeoutMs`. */
-  written(timeoutMs: number): Promise<void> {
-    if (this.unwritten === 0) return Promise.resolve();
+  uncounted(): void {
+    this.counted = false;
+    for (const flush of this.waiting) flush.settle(false);
+  }
+
+  /**
+   * Settles true once everything handed over so far is written (what is handed later does not hold it), or
+   * false after `timeoutMs` (a destination that failed reports nothing more written).
+   */
+  written(timeoutMs: number): Promise<boolean> {
+    const upTo = this.handed;
+    if (!this.counted) return Promise.resolve(false);
+    if (this.landed >= upTo) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const settle = () => {
-        clearTimeout(timer);
-        this.waiting.delete(settle);
-        resolve();
+      const flush = {
+        upTo,
+        settle: (all: boolean) => {
+          clearTimeout(timer);
+          this.waiting.delete(flush);
+          resolve(all);
+        },
       };
-      const timer = setTimeout(settle, timeoutMs);
-      this.waiting.add(settle);
+      const timer = setTimeout(() => flush.settle(false), timeoutMs);
+      this.waiting.add(flush);
     });
   }
 }

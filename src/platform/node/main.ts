@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { logger, flush } = createNodeLog(config.logLevel);
+  const { logger, end } = createNodeLog(config.logLevel);
   const lineWarning = nodeLineWarning(process.version, new Date());
   if (lineWarning) logger.warn({ node: process.version }, lineWarning);
   if (config.rpcUrls.length === 0) logger.warn("RPC_URL is not set: only requests with an rpc parameter can resolve");
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       hostSetting: "HOST",
     });
     if (line === undefined) throw error;
-    await flush();
+    await end();
     console.error(line);
     process.exit(1);
   }
@@ -56,16 +56,17 @@ async function main(): Promise<void> {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "draining in-flight requests");
-    // Every line logged before the exit is written, in order, before the process ends.
+    // Every line logged before the exit is written, in order, before the process ends (a destination that
+    // takes nothing for 2 s, such as a pipe nobody reads, has the rest dropped: it cannot hold the exit).
     running.close().then(
       async () => {
         logger.info("stopped");
-        await flush();
+        await end();
         process.exit(0);
       },
       async (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
-        await flush();
+        await end();
         process.exit(1);
       },
     );

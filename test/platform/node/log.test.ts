@@ -1,11 +1,15 @@
+import { execFileSync, spawn } from "node:child_process";
 import { pbkdf2, pbkdf2Sync } from "node:crypto";
-import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { constants, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RequestLine } from "../../../src/logger.js";
 import { createNodeLog } from "../../../src/platform/node/log.js";
+import { compiledEntry } from "../../../testkit/child-gateway.js";
+import { createRng } from "../../../testkit/rng.js";
 
 const dir = mkdtempSync(join(tmpdir(), "node-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,11 +85,8 @@ describe("createNodeLog: request lines", () => {
   // Over what the writer is given: ids as the frame admits them (printable ASCII, src/http/answer/request-id.ts),
   // method tokens, route patterns and failure codes (ASCII).
   it("writes pino's bytes for 300 generated lines", async () => {
-    let seed = 3;
-    const draw = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return Math.floor((seed / 2 ** 31) * n);
-    };
+    const rng = createRng(3);
+    const draw = (n: number) => rng.int(0, n - 1);
     const text = () => Array.from({ length: 1 + draw(40) }, () => String.fromCharCode(0x21 + draw(0x5e))).join("");
     for (let i = 0; i < 300; i++) {
       const line: RequestLine = {
@@ -142,15 +143,15 @@ describe("createNodeLog: flushing", () => {
       .filter((line) => line !== "")
       .map((line) => (JSON.parse(line) as { line: number }).line);
 
-  // ~600 lines make four blocks of ~32 KB, handed over while earlier ones still wait for libuv's thread pool
-  // (busy here, as under load): the flush hands over the rest and waits, so the file holds every line once,
-  // in the order logged.
+  // 600 lines of ~300 bytes make five blocks of ~32 KB and a rest, handed over while earlier ones still wait
+  // for libuv's thread pool (busy here, as under load): the flush hands over the rest and waits, so the file
+  // holds every line once, in the order logged.
   it("writes every line once and in order while earlier blocks wait for a busy thread pool", async () => {
     const path = join(dir, `ordered-${Math.random()}.log`);
     const log = createNodeLog("info", openSync(path, "w"));
     const busy = busyThreadPool(300);
     for (let i = 0; i < 600; i++) log.logger.info({ line: i, padding }, "numbered");
-    await log.flush();
+    expect(await log.flush(20_000)).toBe(true);
     expect(numbersIn(path)).toEqual(Array.from({ length: 600 }, (_, i) => i));
     await busy;
   });
@@ -162,4 +163,43 @@ describe("createNodeLog: flushing", () => {
     log.flushSync();
     expect(numbersIn(path)).toEqual([0, 1, 2]);
   });
+
+  // A pipe nobody reads (a FIFO opened non-blocking for reading and writing, never read): after the bound,
+  // `end` gives up and drops the rest, and the exit's synchronous flush (this log's and pino's) no longer
+  // tries to write to it, so the exit is not held.
+  it("end gives up on a pipe nobody reads within its bound, and the exit flush returns at once", async () => {
+    const fifo = join(dir, `fifo-${Math.random()}`);
+    execFileSync("mkfifo", [fifo]);
+    const log = createNodeLog("info", openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK));
+    for (let i = 0; i < 6000; i++) log.logger.info({ line: i, padding }, "numbered");
+    const started = performance.now();
+    expect(await log.flush(200)).toBe(false);
+    await log.end(200);
+    log.flushSync();
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  // `npm start`'s build (testkit/child-gateway.ts), its stdout a pipe its reader never drains (this test holds
+  // the other end and reads nothing): the process logs
+  // ~600 KB, gives up on them after `end`'s bound and exits, without a write parked in libuv's thread pool
+  // holding the exit until the reader reads or goes.
+  it("a process whose stdout nobody reads exits after end's bound", async () => {
+    const code = [
+      `import { createNodeLog } from ${JSON.stringify(new URL("log.js", pathToFileURL(compiledEntry())).href)};`,
+      `const log = createNodeLog("info");`,
+      `for (let i = 0; i < 2000; i++) log.logger.info({ line: i, padding: "x".repeat(300) }, "numbered");`,
+      `await log.end(300);`,
+      `process.exit(7);`,
+    ].join("\n");
+    const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (status) => resolve(status)));
+      const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still running after 15 s"), 15_000));
+      expect(await Promise.race([exited, timeout])).toBe(7);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 30_000);
 });
