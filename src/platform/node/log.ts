@@ -50,10 +50,6 @@ const FLUSH_TIMEOUT_MS = 2000;
 export function createNodeLog(level: string, dest: number | string = 1): NodeLog {
   // A descriptor of its own for a path: the destination is ready at once, and `flushSync` can write to it.
   const fd = typeof dest === "number" ? dest : openSync(dest, "a");
-  // A pipe on stdout stays blocking until `process.stdout` is made, and a blocking write to a pipe nobody reads
-  // holds one of libuv's threads, which the process's exit then waits for. Made here, the pipe is
-  // non-blocking: sonic-boom retries a full one on a timer, and the exit is not held.
-  if (fd === 1) void process.stdout;
   // minLength 0: sonic-boom writes each block as it comes (or queues it behind the write in progress).
   const destination = pino.destination({ dest: fd, sync: false, minLength: 0 });
   const blocks = new BlockWriter(destination);

@@ -179,11 +179,12 @@ describe("createNodeLog: flushing", () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
-  // `npm start`'s build (testkit/child-gateway.ts), its stdout a pipe its reader never drains (this test holds
-  // the other end and reads nothing): the process logs
-  // ~600 KB, gives up on them after `end`'s bound and exits, without a write parked in libuv's thread pool
-  // holding the exit until the reader reads or goes.
-  it("a process whose stdout nobody reads exits after end's bound", async () => {
+  // `npm start`'s build (testkit/child-gateway.ts), its stdout a pipe this test holds and never reads, then
+  // closes: the process logs ~600 KB, gives up on them after `end`'s bound, and exits once its write parked
+  // in libuv's thread pool fails (a write to a pipe still open but never read holds the exit: stdout is left
+  // blocking, as a non-blocking pipe would have sonic-boom retry a full one only every 100 ms). Before, the
+  // exit's synchronous flush retried the broken pipe for ever.
+  it("a process whose stdout is never read, then closed, exits after end's bound", async () => {
     const code = [
       `import { createNodeLog } from ${JSON.stringify(new URL("log.js", pathToFileURL(compiledEntry())).href)};`,
       `const log = createNodeLog("info");`,
@@ -196,6 +197,7 @@ describe("createNodeLog: flushing", () => {
     });
     try {
       const exited = new Promise<number | null>((resolve) => child.once("exit", (status) => resolve(status)));
+      setTimeout(() => child.stdout.destroy(), 1000);
       const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still running after 15 s"), 15_000));
       expect(await Promise.race([exited, timeout])).toBe(7);
     } finally {
