@@ -6,6 +6,7 @@ import {
   type IBackoff,
   type IBackoffFactory,
   circuitBreaker,
+  halfJitterGenerator,
   handleWhen,
 } from "cockatiel";
 import { HttpStatusError } from "../errors.js";
@@ -15,7 +16,7 @@ import { type EndpointFaultKind, countsAgainstEndpoint } from "./fault-kind.js";
 export interface BreakerSettings {
   /** Consecutive faults that take an endpoint out of rotation. */
   readonly faultsToOpen: number;
-  /** First pause out of rotation; doubles (with jitter) each time a probe fails, up to `maxPauseMs`. */
+  /** First pause out of rotation (half to all of it); doubles each time a probe fails, up to `maxPauseMs`. */
   readonly firstPauseMs: number;
   readonly maxPauseMs: number;
   /**
@@ -80,7 +81,14 @@ export class EndpointHealth {
   /** `initialState`: a previous breaker's `toJSON()` (cockatiel's own hydration). */
   private makeBreaker(initialState?: unknown): CircuitBreakerPolicy {
     const { faultsToOpen, firstPauseMs, maxPauseMs } = this.settings;
-    const backoff = new ExponentialBackoff({ initialDelay: firstPauseMs, maxDelay: maxPauseMs });
+    // Half jitter: each pause between half and all of its doubling (the first 0.5–1 s). cockatiel's default,
+    // decorrelated jitter, may draw a first pause of a few milliseconds: an endpoint just taken out of rotation
+    // was then probed again at once.
+    const backoff = new ExponentialBackoff({
+      generator: halfJitterGenerator,
+      initialDelay: firstPauseMs,
+      maxDelay: maxPauseMs,
+    });
     // Each pause is remembered as cockatiel draws it (it opens right after), so `available` knows when it ends.
     const remembered = <C>(pause: IBackoff<C>): IBackoff<C> => {
       this.lastPauseMs = pause.duration;
