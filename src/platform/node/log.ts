@@ -25,7 +25,8 @@ export interface NodeLog {
   /**
    * For a process about to exit: `flush`, and should the destination not take it all within `timeoutMs`
    * (a pipe nobody reads), the rest is dropped, so that neither this log nor pino's own exit handler waits
-   * on that destination at the exit.
+   * on that destination at the exit. A write already in libuv's thread pool still does: the process ends
+   * once it returns (for a pipe, once its reader reads or closes it).
    */
   end(timeoutMs?: number): Promise<void>;
   /**
@@ -75,13 +76,16 @@ export function createNodeLog(level: string, dest: number | string = 1): NodeLog
     return blocks.written(timeoutMs);
   };
   const end = async (timeoutMs = FLUSH_TIMEOUT_MS) => {
-    if (await flush(timeoutMs)) return;
+    if (dropped || (await flush(timeoutMs))) return;
     dropped = true;
-    // What the dropped destination still reports (a retried write failing on its closed descriptor) is not news.
+    blocks.drop();
+    // Disabled as pino disables a destination whose reader went away (EPIPE): pino's exit handler calls this
+    // `flushSync`, which would retry a full pipe for ever. Not destroyed: that would close the descriptor
+    // under the write still in flight, whose retry could then land in a file opened later with its number.
+    destination.flushSync = () => undefined;
+    destination.write = () => true;
+    // What the abandoned write still reports is not news.
     destination.on("error", () => undefined);
-    // Marked destroyed, which pino's exit handler skips (it would retry a full pipe for ever); the descriptor
-    // is closed unless it is stdout's or stderr's.
-    destination.destroy();
   };
   flushedAtExit(flushSync);
   return { logger: Object.assign(logger, { request: requestLineWriter(logger, blocks) }), flush, end, flushSync };
@@ -129,10 +133,11 @@ class BlockWriter implements DestinationStream {
   /** Cleared once sonic-boom has written its queue itself (flushSync): its counts no longer tell. */
   private counted = true;
   /** Flushes waiting, each for the bytes landed to cover what was handed before it. */
+  private readonly timer: ReturnType<typeof setInterval>;
   private readonly waiting = new Set<{ readonly upTo: number; readonly settle: (all: boolean) => void }>();
 
   constructor(private readonly destination: Destination) {
-    setInterval(() => this.flush(), LOG_FLUSH_MS).unref();
+    this.timer = setInterval(() => this.flush(), LOG_FLUSH_MS).unref();
     destination.on("write", (bytes: number) => {
       this.landed += bytes;
       for (const flush of this.waiting) if (this.landed >= flush.upTo) flush.settle(true);
@@ -154,6 +159,14 @@ class BlockWriter implements DestinationStream {
   flush(): void {
     const block = this.take();
     if (block !== undefined) this.hand(block);
+  }
+
+  /** Gathers nothing more and hands nothing more over: the destination was given up on. */
+  drop(): void {
+    clearInterval(this.timer);
+    this.lines = [];
+    this.length = 0;
+    this.write = () => undefined;
   }
 
   /** The gathered lines as one block, no longer gathered. */

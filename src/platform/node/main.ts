@@ -56,8 +56,9 @@ async function main(): Promise<void> {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "draining in-flight requests");
-    // Every line logged before the exit is written, in order, before the process ends (a destination that
-    // takes nothing for 2 s, such as a pipe nobody reads, has the rest dropped: it cannot hold the exit).
+    // Every line logged before the exit is written, in order, before the process ends. A destination that
+    // takes nothing for 2 s (a pipe nobody reads) has the rest dropped; the write already under way still
+    // holds the exit until that pipe is read or closed (docs/operations.md).
     running.close().then(
       async () => {
         logger.info("stopped");

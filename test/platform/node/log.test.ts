@@ -5,13 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestLine } from "../../../src/logger.js";
 import { createNodeLog } from "../../../src/platform/node/log.js";
 import { compiledEntry } from "../../../testkit/child-gateway.js";
 import { createRng } from "../../../testkit/rng.js";
 
 const dir = mkdtempSync(join(tmpdir(), "node-log-"));
+// `npm start`'s build, for the process test: compiled before it (once per test run), outside its timeout.
+beforeAll(() => void compiledEntry(), 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const LINES: RequestLine[] = [
@@ -54,7 +56,7 @@ async function writtenBothWays(level: string, line: RequestLine): Promise<[strin
   const log = createNodeLog(level, openSync(path, "w"));
   log.logger.info({ ...line }, "request");
   log.logger.request(line);
-  await log.flush();
+  expect(await log.flush()).toBe(true);
   const written = readFileSync(path, "utf8");
   const [viaPino = "", viaWriter = ""] = written.replace(/"time":\d+/g, '"time":0').split(/(?<=\n)/);
   return [viaPino, viaWriter];
@@ -126,7 +128,7 @@ describe("createNodeLog: request lines", () => {
       log.logger.info({ ...line }, "request");
       log.logger.request(line);
     }
-    await log.flush();
+    expect(await log.flush()).toBe(true);
     const lines = readFileSync(path, "utf8")
       .replace(/"time":\d+/g, '"time":0')
       .split(/(?<=\n)/);
@@ -165,8 +167,8 @@ describe("createNodeLog: flushing", () => {
   });
 
   // A pipe nobody reads (a FIFO opened non-blocking for reading and writing, never read): after the bound,
-  // `end` gives up and drops the rest, and the exit's synchronous flush (this log's and pino's) no longer
-  // tries to write to it, so the exit is not held.
+  // `end` gives up and drops the rest, and this log's synchronous flush at the exit no longer tries to write
+  // to it, so the exit is not held.
   it("end gives up on a pipe nobody reads within its bound, and the exit flush returns at once", async () => {
     const fifo = join(dir, `fifo-${Math.random()}`);
     execFileSync("mkfifo", [fifo]);
@@ -179,29 +181,36 @@ describe("createNodeLog: flushing", () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
-  // `npm start`'s build (testkit/child-gateway.ts), its stdout a pipe this test holds and never reads, then
-  // closes: the process logs ~600 KB, gives up on them after `end`'s bound, and exits once its write parked
-  // in libuv's thread pool fails (a write to a pipe still open but never read holds the exit: stdout is left
-  // blocking, as a non-blocking pipe would have sonic-boom retry a full one only every 100 ms). Before, the
-  // exit's synchronous flush retried the broken pipe for ever.
+  // `npm start`'s build (testkit/child-gateway.ts), its stdout a pipe this test holds and does not drain: the
+  // process logs ~600 KB and gives up on them after `end`'s bound (it says so on stderr); the test then closes
+  // the pipe, and the process exits once its write parked in libuv's thread pool fails. Before, the exit's
+  // synchronous flush (pino's) retried the broken pipe for ever. A pipe still open but never read holds the
+  // exit (stdout is left blocking: a non-blocking pipe would have sonic-boom retry a full one every 100 ms).
   it("a process whose stdout is never read, then closed, exits after end's bound", async () => {
     const code = [
       `import { createNodeLog } from ${JSON.stringify(new URL("log.js", pathToFileURL(compiledEntry())).href)};`,
       `const log = createNodeLog("info");`,
       `for (let i = 0; i < 2000; i++) log.logger.info({ line: i, padding: "x".repeat(300) }, "numbered");`,
       `await log.end(300);`,
+      `process.stderr.write("given up\\n");`,
       `process.exit(7);`,
     ].join("\n");
     const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "pipe"],
     });
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const exited = new Promise<number | null>((resolve) => child.once("exit", (status) => resolve(status)));
-      setTimeout(() => child.stdout.destroy(), 1000);
-      const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still running after 15 s"), 15_000));
+      child.stderr.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("given up")) child.stdout.destroy();
+      });
+      const timeout = new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve("still running after 20 s"), 20_000);
+      });
       expect(await Promise.race([exited, timeout])).toBe(7);
     } finally {
+      clearTimeout(timer);
       child.kill("SIGKILL");
     }
-  }, 30_000);
+  }, 60_000);
 });
