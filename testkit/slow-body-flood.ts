@@ -1,12 +1,13 @@
-import { openSlowBodies, type SlowBodyOptions } from "./slow-body.js";
+import { answered, openSlowBodies, type SlowBodyOptions } from "./slow-body.js";
 
 /**
  * A slow-body flood from a process of its own (see `floodInChild` in
  * slow-body.ts), whose soft limit on descriptors its parent raised: run as
  * `node --import tsx testkit/slow-body-flood.ts '<FloodOrder as JSON>'`.
- * Opens the connections, waits until at most `settleUnanswered` have no
- * answer (or `settleMs`), writes its FloodReport as one JSON line, and
- * exits (its connections closing with it).
+ * Opens the connections, each batch once at most `settleUnanswered` of
+ * those before have no answer (see `openSlowBodies`), waits until at most
+ * `settleUnanswered` have no answer (or `settleMs`), writes its FloodReport
+ * as one JSON line, and exits (its connections closing with it).
  */
 export interface FloodOrder {
   readonly url: string;
@@ -33,13 +34,10 @@ async function main(order: FloodOrder): Promise<FloodReport> {
   const bodies = await openSlowBodies(order.url, order.count, order.options, {
     batch: order.batch,
     withinMs: order.withinMs,
+    paceUnanswered: order.settleUnanswered,
   });
   const openedMs = performance.now() - started;
-  const unanswered = () => bodies.filter((body) => body.status() === 0).length;
-  const settling = performance.now();
-  while (unanswered() > order.settleUnanswered && performance.now() - settling < order.settleMs) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await answered(bodies, order.settleUnanswered, order.settleMs);
   const statuses: Record<string, number> = {};
   for (const body of bodies) statuses[body.status()] = (statuses[body.status()] ?? 0) + 1;
   for (const body of bodies) body.destroy();

@@ -102,24 +102,52 @@ export function openSlowBody(url: string, options: SlowBodyOptions): SlowBody {
 }
 
 /**
- * `count` slow-body connections, opened `batch` at a time (each batch
- * connected before the next, so the listen backlog does not overflow), and
- * no longer than `withinMs` in all: fewer than `count` when it runs out.
+ * `count` slow-body connections, opened `batch` at a time, and no longer
+ * than `withinMs` in all: fewer than `count` when it runs out.
+ *
+ * A connection counts as connected once the kernel completed its handshake,
+ * before the server accepted it: a batch larger than the server's accept
+ * queue (Node's default backlog is 511), or one sent while the last is still
+ * waiting there, overflows it, and the kernel drops the handshake's last ACK;
+ * the client believes it is connected while the server retransmits its
+ * SYN-ACK 1, 2, 4, 8 and 16 s later and then forgets it. With `paceUnanswered`,
+ * each batch waits (up to `paceMs`) until at most that many connections
+ * opened have no answer: the server has accepted and answered the batch
+ * before, so what is measured is the server, not the kernel's queue.
  */
 export async function openSlowBodies(
   url: string,
   count: number,
   options: SlowBodyOptions,
-  { batch = 500, withinMs = Infinity }: { readonly batch?: number; readonly withinMs?: number } = {},
+  {
+    batch = 500,
+    withinMs = Infinity,
+    paceUnanswered,
+    paceMs = 10_000,
+  }: {
+    readonly batch?: number;
+    readonly withinMs?: number;
+    readonly paceUnanswered?: number;
+    readonly paceMs?: number;
+  } = {},
 ): Promise<SlowBody[]> {
   const opened: SlowBody[] = [];
   const started = performance.now();
   while (opened.length < count && performance.now() - started < withinMs) {
+    if (paceUnanswered !== undefined) await answered(opened, paceUnanswered, paceMs);
     const next = Array.from({ length: Math.min(batch, count - opened.length) }, () => openSlowBody(url, options));
     opened.push(...next);
     await Promise.all(next.map((body) => body.sent.catch(() => undefined)));
   }
   return opened;
+}
+
+/** Resolves once at most `unanswered` of `bodies` have no answer, or after `withinMs`. */
+export async function answered(bodies: readonly SlowBody[], unanswered: number, withinMs: number): Promise<void> {
+  const started = performance.now();
+  while (bodies.filter((body) => body.status() === 0).length > unanswered && performance.now() - started < withinMs) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 /**

@@ -68,8 +68,8 @@ describe("14,000 connections sending bulk headers and no body", () => {
         url: gateway.url,
         count: ATTACK,
         options: { kind: "silent" },
-        batch: 1000,
-        withinMs: 60_000,
+        batch: 500,
+        withinMs: 100_000,
         settleUnanswered: BULK_LINE.receiving,
         settleMs: 15_000,
       });

@@ -132,8 +132,8 @@ class BlockWriter implements DestinationStream {
   private landed = 0;
   /** Cleared once sonic-boom has written its queue itself (flushSync): its counts no longer tell. */
   private counted = true;
-  /** Flushes waiting, each for the bytes landed to cover what was handed before it. */
   private readonly timer: ReturnType<typeof setInterval>;
+  /** Flushes waiting, each for the bytes landed to cover what was handed before it. */
   private readonly waiting = new Set<{ readonly upTo: number; readonly settle: (all: boolean) => void }>();
 
   constructor(private readonly destination: Destination) {
