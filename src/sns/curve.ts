@@ -1,9 +1,10 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
-import { sha256 } from "@noble/hashes/sha2.js";
+import { sha256 as streamingSha256 } from "@noble/hashes/sha2.js";
 import { FIELD_LIMBS, P_LIMBS, atLeastP, fieldLimbs, isOne, multiply, reduce, toJacobiLimbs } from "./field25519.js";
 import { LIMBS, jacobi } from "./jacobi.js";
 import { createMemo } from "./memos.js";
 import type { MemoStats } from "./slab-memo.js";
+import { sha256 } from "./sha256.js";
 
 // Curve arithmetic in BigInt costs ~0.1 ms per point decode and ~2 ms per
 // signature check, while the answers are pure functions of the bytes: hot
@@ -99,7 +100,7 @@ const jacobiOperand = new Float64Array(LIMBS);
 export function verifyEd25519(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
   // Key and signature have fixed lengths, so the three parts hashed in a row cannot be confused.
-  const digest = sha256.create().update(publicKey).update(signature).update(message).digest();
+  const digest = streamingSha256.create().update(publicKey).update(signature).update(message).digest();
   let valid = signatureMemo.get(digest, readVerdict);
   if (valid === undefined) {
     valid = verifyCanonical(signature, message, publicKey);

@@ -1,4 +1,3 @@
-import { sha256 } from "@noble/hashes/sha2.js";
 import type { Address } from "@solana/kit";
 import { addressToBytes, bytesToAddress, utf8 } from "./bytes.js";
 import {
@@ -20,6 +19,7 @@ import {
 } from "./constants.js";
 import { decodesAsPoint } from "./curve.js";
 import { createMemo } from "./memos.js";
+import { sha256 } from "./sha256.js";
 import { asciiFieldBytes, type MemoStats, readAscii, writeAscii } from "./slab-memo.js";
 
 const PDA_MARKER = utf8.encode("ProgramDerivedAddress");
@@ -31,12 +31,32 @@ export function hashName(name: string): Uint8Array {
 }
 
 /**
+ * The bytes of the program ids, classes and parents derivations name as
+ * constants, decoded from base58 once: a new name's keys would otherwise
+ * decode them again for each of its four derivations. Only constants of
+ * this module go in, so it holds a few entries whatever the traffic.
+ */
+const constantBytes = new Map<Address, Uint8Array>();
+function bytesOfConstant(address: Address): Uint8Array {
+  let bytes = constantBytes.get(address);
+  if (bytes === undefined) {
+    bytes = addressToBytes(address);
+    constantBytes.set(address, bytes);
+  }
+  return bytes;
+}
+
+/**
  * Solana `findProgramAddress`: the first bump from 255 down whose hash falls
  * off the ed25519 curve. Synchronous, unlike kit's WebCrypto-based variant,
  * so derivations can sit on the hot path behind a memo.
  */
 export function findProgramAddress(seeds: readonly Uint8Array[], programId: Address): Address {
-  const program = addressToBytes(programId);
+  return bytesToAddress(programAddressBytes(seeds, addressToBytes(programId)));
+}
+
+/** `findProgramAddress` of a program given as bytes, its address as bytes. */
+function programAddressBytes(seeds: readonly Uint8Array[], program: Uint8Array): Uint8Array {
   const seedLength = seeds.reduce((n, s) => n + s.length, 0);
   const buffer = new Uint8Array(seedLength + 1 + 32 + PDA_MARKER.length);
   let offset = 0;
@@ -51,18 +71,24 @@ export function findProgramAddress(seeds: readonly Uint8Array[], programId: Addr
   for (let bump = 255; bump >= 0; bump--) {
     buffer[bumpOffset] = bump;
     const candidate = sha256(buffer);
-    if (!decodesAsPoint(candidate)) return bytesToAddress(candidate);
+    if (!decodesAsPoint(candidate)) return candidate;
   }
   throw new Error("no viable PDA bump");
 }
 
 /** Name-service account address: always three seeds, absent class/parent become 32 zero bytes. */
 export function deriveNameAccount(hashedName: Uint8Array, nameClass?: Address, parent?: Address): Address {
-  return findProgramAddress(
-    [hashedName, nameClass ? addressToBytes(nameClass) : ZERO_KEY, parent ? addressToBytes(parent) : ZERO_KEY],
-    NAME_PROGRAM_ID,
+  return bytesToAddress(
+    nameAccountBytes(
+      hashedName,
+      nameClass ? addressToBytes(nameClass) : ZERO_KEY,
+      parent ? addressToBytes(parent) : ZERO_KEY,
+    ),
   );
 }
+
+const nameAccountBytes = (hashedName: Uint8Array, nameClass: Uint8Array, parent: Uint8Array): Uint8Array =>
+  programAddressBytes([hashedName, nameClass, parent], bytesOfConstant(NAME_PROGRAM_ID));
 
 // Every derivation is a pure function of its string inputs; caching them
 // keeps repeated resolutions of hot names free of sha256 and curve work.
@@ -108,23 +134,41 @@ function memoized(key: string, derive: () => Address): Address {
   return value;
 }
 
-const domainKeyOf = (name: string): Address => {
+/** The domain account of a TLD-less name, as bytes: a subdomain's parent comes from the key memo. */
+function domainKeyBytesOf(name: string): Uint8Array {
   const labels = name.split(".");
-  if (labels.length === 1) return deriveNameAccount(hashName(name), undefined, SNS_ROOT_DOMAIN);
+  if (labels.length === 1) return nameAccountBytes(hashName(name), ZERO_KEY, bytesOfConstant(SNS_ROOT_DOMAIN));
   if (labels.length === 2) {
-    const parent = deriveDomainKey(labels[1]!);
-    return deriveNameAccount(hashName(SUBDOMAIN_PREFIX + labels[0]!), undefined, parent);
+    const parent = addressToBytes(deriveDomainKey(labels[1]!));
+    return nameAccountBytes(hashName(SUBDOMAIN_PREFIX + labels[0]!), ZERO_KEY, parent);
   }
   throw new RangeError("a domain has one or two labels");
-};
+}
+/** The hashed names of the `SOL` records, the same for every domain. */
+const SOL_V1_HASH = hashName(`${RECORD_V1_PREFIX}SOL`);
+const SOL_V2_HASH = hashName(`${RECORD_V2_PREFIX}SOL`);
+const hashedRecordName = (prefix: string, record: string): Uint8Array =>
+  record === "SOL" ? (prefix === RECORD_V1_PREFIX ? SOL_V1_HASH : SOL_V2_HASH) : hashName(prefix + record);
+
+const NFT_RECORD_SEED = utf8.encode("nft_record");
+const TOKENIZED_NAME_SEED = utf8.encode("tokenized_name");
+const recordV1KeyBytesOf = (domainKey: Uint8Array, record: string): Uint8Array =>
+  nameAccountBytes(hashedRecordName(RECORD_V1_PREFIX, record), ZERO_KEY, domainKey);
+const recordV2KeyBytesOf = (domainKey: Uint8Array, record: string): Uint8Array =>
+  nameAccountBytes(hashedRecordName(RECORD_V2_PREFIX, record), bytesOfConstant(CENTRAL_STATE_SNS_RECORDS), domainKey);
+const nftRecordKeyBytesOf = (domainKey: Uint8Array): Uint8Array =>
+  programAddressBytes([NFT_RECORD_SEED, domainKey], bytesOfConstant(NAME_TOKENIZER_ID));
+
+const domainKeyOf = (name: string): Address => bytesToAddress(domainKeyBytesOf(name));
 const recordV1KeyOf = (domainKey: Address, record: string): Address =>
-  deriveNameAccount(hashName(RECORD_V1_PREFIX + record), undefined, domainKey);
+  bytesToAddress(recordV1KeyBytesOf(addressToBytes(domainKey), record));
 const recordV2KeyOf = (domainKey: Address, record: string): Address =>
-  deriveNameAccount(hashName(RECORD_V2_PREFIX + record), CENTRAL_STATE_SNS_RECORDS, domainKey);
-const nftRecordKeyOf = (domainKey: Address): Address =>
-  findProgramAddress([utf8.encode("nft_record"), addressToBytes(domainKey)], NAME_TOKENIZER_ID);
+  bytesToAddress(recordV2KeyBytesOf(addressToBytes(domainKey), record));
+const nftRecordKeyOf = (domainKey: Address): Address => bytesToAddress(nftRecordKeyBytesOf(addressToBytes(domainKey)));
 const tokenizedMintOf = (domainKey: Address): Address =>
-  findProgramAddress([utf8.encode("tokenized_name"), addressToBytes(domainKey)], NAME_TOKENIZER_ID);
+  bytesToAddress(
+    programAddressBytes([TOKENIZED_NAME_SEED, addressToBytes(domainKey)], bytesOfConstant(NAME_TOKENIZER_ID)),
+  );
 
 /** Key of a TLD-less domain: `label` or `sub.label` (labels used exactly as given). */
 export const deriveDomainKey = (name: string): Address => memoized(`d:${name}`, () => domainKeyOf(name));
@@ -195,13 +239,14 @@ export function deriveResolutionKeys(name: string): ResolutionKeys {
   const digest = digestOf(name);
   const held = resolutionMemo.get(digest, resolutionKeysAt);
   if (held !== undefined) return held;
-  // Computed without the per-key memo: these keys are only ever asked for together.
-  const domain = domainKeyOf(name);
+  // Computed without the per-key memo: these keys are only ever asked for together. The domain's bytes
+  // seed the other three as they are, not decoded again from its address.
+  const domain = domainKeyBytesOf(name);
   const keys = resolutionKeys(
-    domain,
-    nftRecordKeyOf(domain),
-    recordV1KeyOf(domain, "SOL"),
-    recordV2KeyOf(domain, "SOL"),
+    bytesToAddress(domain),
+    bytesToAddress(nftRecordKeyBytesOf(domain)),
+    bytesToAddress(recordV1KeyBytesOf(domain, "SOL")),
+    bytesToAddress(recordV2KeyBytesOf(domain, "SOL")),
   );
   resolutionMemo.set(digest, (slab, offset) => {
     writeAscii(slab, offset, keys.domain);
