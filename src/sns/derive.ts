@@ -31,20 +31,15 @@ export function hashName(name: string): Uint8Array {
 }
 
 /**
- * The bytes of the program ids, classes and parents derivations name as
- * constants, decoded from base58 once: a new name's keys would otherwise
- * decode them again for each of its four derivations. Only constants of
- * this module go in, so it holds a few entries whatever the traffic.
+ * The bytes of the program ids, class and parent a new name's four keys are
+ * derived under, decoded from base58 once rather than for each derivation.
+ * Shared, like the hashed record names below: only ever read (copied into a
+ * PDA's seed buffer), never returned or written.
  */
-const constantBytes = new Map<Address, Uint8Array>();
-function bytesOfConstant(address: Address): Uint8Array {
-  let bytes = constantBytes.get(address);
-  if (bytes === undefined) {
-    bytes = addressToBytes(address);
-    constantBytes.set(address, bytes);
-  }
-  return bytes;
-}
+const NAME_PROGRAM_BYTES = addressToBytes(NAME_PROGRAM_ID);
+const NAME_TOKENIZER_BYTES = addressToBytes(NAME_TOKENIZER_ID);
+const ROOT_DOMAIN_BYTES = addressToBytes(SNS_ROOT_DOMAIN);
+const CENTRAL_STATE_BYTES = addressToBytes(CENTRAL_STATE_SNS_RECORDS);
 
 /**
  * Solana `findProgramAddress`: the first bump from 255 down whose hash falls
@@ -88,7 +83,7 @@ export function deriveNameAccount(hashedName: Uint8Array, nameClass?: Address, p
 }
 
 const nameAccountBytes = (hashedName: Uint8Array, nameClass: Uint8Array, parent: Uint8Array): Uint8Array =>
-  programAddressBytes([hashedName, nameClass, parent], bytesOfConstant(NAME_PROGRAM_ID));
+  programAddressBytes([hashedName, nameClass, parent], NAME_PROGRAM_BYTES);
 
 // Every derivation is a pure function of its string inputs; caching them
 // keeps repeated resolutions of hot names free of sha256 and curve work.
@@ -137,14 +132,14 @@ function memoized(key: string, derive: () => Address): Address {
 /** The domain account of a TLD-less name, as bytes: a subdomain's parent comes from the key memo. */
 function domainKeyBytesOf(name: string): Uint8Array {
   const labels = name.split(".");
-  if (labels.length === 1) return nameAccountBytes(hashName(name), ZERO_KEY, bytesOfConstant(SNS_ROOT_DOMAIN));
+  if (labels.length === 1) return nameAccountBytes(hashName(name), ZERO_KEY, ROOT_DOMAIN_BYTES);
   if (labels.length === 2) {
     const parent = addressToBytes(deriveDomainKey(labels[1]!));
     return nameAccountBytes(hashName(SUBDOMAIN_PREFIX + labels[0]!), ZERO_KEY, parent);
   }
   throw new RangeError("a domain has one or two labels");
 }
-/** The hashed names of the `SOL` records, the same for every domain. */
+/** The hashed names of the `SOL` records, the same for every domain (shared: read, never written). */
 const SOL_V1_HASH = hashName(`${RECORD_V1_PREFIX}SOL`);
 const SOL_V2_HASH = hashName(`${RECORD_V2_PREFIX}SOL`);
 const hashedRecordName = (prefix: string, record: string): Uint8Array =>
@@ -155,9 +150,9 @@ const TOKENIZED_NAME_SEED = utf8.encode("tokenized_name");
 const recordV1KeyBytesOf = (domainKey: Uint8Array, record: string): Uint8Array =>
   nameAccountBytes(hashedRecordName(RECORD_V1_PREFIX, record), ZERO_KEY, domainKey);
 const recordV2KeyBytesOf = (domainKey: Uint8Array, record: string): Uint8Array =>
-  nameAccountBytes(hashedRecordName(RECORD_V2_PREFIX, record), bytesOfConstant(CENTRAL_STATE_SNS_RECORDS), domainKey);
+  nameAccountBytes(hashedRecordName(RECORD_V2_PREFIX, record), CENTRAL_STATE_BYTES, domainKey);
 const nftRecordKeyBytesOf = (domainKey: Uint8Array): Uint8Array =>
-  programAddressBytes([NFT_RECORD_SEED, domainKey], bytesOfConstant(NAME_TOKENIZER_ID));
+  programAddressBytes([NFT_RECORD_SEED, domainKey], NAME_TOKENIZER_BYTES);
 
 const domainKeyOf = (name: string): Address => bytesToAddress(domainKeyBytesOf(name));
 const recordV1KeyOf = (domainKey: Address, record: string): Address =>
@@ -166,9 +161,7 @@ const recordV2KeyOf = (domainKey: Address, record: string): Address =>
   bytesToAddress(recordV2KeyBytesOf(addressToBytes(domainKey), record));
 const nftRecordKeyOf = (domainKey: Address): Address => bytesToAddress(nftRecordKeyBytesOf(addressToBytes(domainKey)));
 const tokenizedMintOf = (domainKey: Address): Address =>
-  bytesToAddress(
-    programAddressBytes([TOKENIZED_NAME_SEED, addressToBytes(domainKey)], bytesOfConstant(NAME_TOKENIZER_ID)),
-  );
+  bytesToAddress(programAddressBytes([TOKENIZED_NAME_SEED, addressToBytes(domainKey)], NAME_TOKENIZER_BYTES));
 
 /** Key of a TLD-less domain: `label` or `sub.label` (labels used exactly as given). */
 export const deriveDomainKey = (name: string): Address => memoized(`d:${name}`, () => domainKeyOf(name));

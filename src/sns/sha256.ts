@@ -84,7 +84,7 @@ export function sha256(message: Uint8Array): Uint8Array {
   const rest = length - whole;
   const tailLength = rest < 56 ? 64 : 128;
   TAIL.fill(0, 0, tailLength);
-  TAIL.set(message.subarray(whole), 0);
+  for (let i = 0; i < rest; i++) TAIL[i] = message[whole + i]!;
   TAIL[rest] = 0x80;
   // The length in bits, big-endian in the last 8 bytes: its high word from the bytes' count over 2^29.
   const high = Math.floor(length / 0x20000000);
