@@ -73,7 +73,7 @@ async function measure(server: Server, offset: number): Promise<Window> {
     if (server === "gateway") {
       // Every path once in each new gateway process, not only the first: its derivation memos and the
       // JIT are then as warm as in a process that has served these names before (as `ab` does), where
-      // rounds after the first otherwise measured a process deriving the working set's keys (2–3× the CPU).
+      // rounds after the first otherwise measured a process deriving the working set's keys (2–4× the CPU).
       const answers = await fetchAll(child.url, workload.paths, 16);
       gatewayAnswers ??= new Map(workload.paths.map((path, i) => [path, answers[i]!]));
     }

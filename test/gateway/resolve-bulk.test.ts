@@ -31,13 +31,6 @@ const post = (stack: Stack, path: string, body: RequestBody | null, init: Reques
 const postNames = (stack: Stack, path: string, domains: readonly string[]) =>
   post(stack, path, JSON.stringify({ domains }));
 
-/**
- * workerd answers a body it refuses unread and then may reset the
- * connection while the client is still sending that body: the client's
- * write fails with ECONNRESET before it reads the answer (the runtime's
- * choice, below the gateway; Node's listener lets the upload finish). On
- * workerd, an upload cut off that way is sent again, three times at most.
- */
 /** Whether `error` or one of its causes is a connection reset or broken pipe (undici wraps them in its own). */
 function cutOff(error: unknown): boolean {
   for (let at = error; at instanceof Error; at = at.cause) {
@@ -47,6 +40,13 @@ function cutOff(error: unknown): boolean {
   return false;
 }
 
+/**
+ * workerd answers a body it refuses unread and then may reset the
+ * connection while the client is still sending that body: the client's
+ * write fails with ECONNRESET before it reads the answer (the runtime's
+ * choice, below the gateway; Node's listener lets the upload finish). On
+ * workerd, an upload cut off that way is sent again, three times at most.
+ */
 async function uploadRefused(send: () => Promise<Answer>): Promise<Answer> {
   for (let attempt = 1; ; attempt++) {
     try {
