@@ -14,6 +14,9 @@ const HINTS_BOUND: LRUCache.Options<string, Address, unknown> = {
   sizeCalculation: (value, key) => key.length + value.length + 100,
 };
 
+/** Endpoints whose hint accessors are kept made: functions only, the hints themselves are in the LRU caches. */
+const MAX_ENDPOINTS_KEPT = 64;
+
 /**
  * What resolutions remember about tokenized domains, per endpoint: the last
  * holder token account of each (see HolderHints), and, for `holderTtlMs`
@@ -29,8 +32,26 @@ export class HolderHintCache {
     this.holders = holderTtlMs > 0 ? new LRUCache({ ...HINTS_BOUND, ttl: holderTtlMs, ttlResolution: 0 }) : undefined;
   }
 
+  /**
+   * Each endpoint's hints, made once: every resolution asks for them, and one made per resolution
+   * (an object and its closures) is held while the resolution waits for its reads, so a collection
+   * copies it (a bulk request has a thousand of them in flight).
+   */
+  private readonly byEndpoint = new Map<string, HolderHints>();
+
   /** The hints of the endpoint at `url`. */
   for(url: string): HolderHints {
+    let hints = this.byEndpoint.get(url);
+    if (hints === undefined) {
+      // `rpc` overrides may name any number of endpoints: the made ones are forgotten together, not kept without bound.
+      if (this.byEndpoint.size >= MAX_ENDPOINTS_KEPT) this.byEndpoint.clear();
+      hints = this.make(url);
+      this.byEndpoint.set(url, hints);
+    }
+    return hints;
+  }
+
+  private make(url: string): HolderHints {
     const accounts = this.holderAccounts;
     const holders = this.holders;
     return {
