@@ -61,7 +61,9 @@ export async function resolveAll(
   safe: boolean,
   yieldTurn: () => Promise<void>,
 ): Promise<Settled[]> {
-  await mapInTimeSlices(domains, (domain) => deriveResolutionKeys(domain.name), yieldTurn);
+  // Only the memo keeps the keys (outside the heap): a thousand names' keys held here across turns were
+  // copied by each young-generation collection until the derivations ended, then promoted.
+  await mapInTimeSlices(domains, (domain) => void deriveResolutionKeys(domain.name), yieldTurn);
   // Follow-up reads (NFT holders' token accounts, PDA owners) leave together, in full getMultipleAccounts calls.
   const reads = gatheredReads(endpoint, yieldTurn);
   const chain = reads.endpoint;
