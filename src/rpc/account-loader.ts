@@ -89,10 +89,56 @@ interface Pending {
   sent: boolean;
   /** The trace context it was asked in (AccountLoaderOptions.contexts); undefined when not tracing. */
   readonly context: unknown;
-  /** What every reader of it is given (set once, right after it is made). */
-  promise: Promise<AccountData | null>;
-  resolve(account: AccountData | null): void;
+  /** The `load` call that first asked for it, and where in that call's keys. */
+  readonly call: LoadCall;
+  readonly index: number;
+  /** Every other place it is asked for: later calls sharing it, or a key asked twice in one call. */
+  shared?: Waiter[];
+}
+
+/**
+ * One `load` call: its accounts fill in as their reads settle, and it settles once, with all of them or
+ * with the first failure. One promise per call rather than one per key: a request's reads wait while its
+ * RPC round trip is under way, and a collection copies whatever they hold (a bulk request holds
+ * thousands).
+ */
+interface LoadCall {
+  readonly accounts: (AccountData | null)[];
+  left: number;
+  settled: boolean;
+  resolve(accounts: (AccountData | null)[]): void;
   reject(error: unknown): void;
+}
+
+interface Waiter {
+  readonly call: LoadCall;
+  readonly index: number;
+}
+
+function fill(call: LoadCall, index: number, account: AccountData | null): void {
+  if (call.settled) return;
+  call.accounts[index] = account;
+  if (--call.left === 0) {
+    call.settled = true;
+    call.resolve(call.accounts);
+  }
+}
+
+function fail(call: LoadCall, error: unknown): void {
+  if (call.settled) return;
+  call.settled = true;
+  call.reject(error);
+}
+
+/** A settled read's account, to every call that asked for it. */
+function resolveRead(pending: Pending, account: AccountData | null): void {
+  fill(pending.call, pending.index, account);
+  if (pending.shared) for (const { call, index } of pending.shared) fill(call, index, account);
+}
+
+function rejectRead(pending: Pending, error: unknown): void {
+  fail(pending.call, error);
+  if (pending.shared) for (const { call } of pending.shared) fail(call, error);
 }
 
 /** The reads of one getMultipleAccounts call of a batch, with what the reply said of them. */
@@ -170,34 +216,47 @@ export class AccountLoader {
       return Promise.reject(error);
     }
     if (this.gather?.active) this.gather.asked(budget, performance.now());
-    return Promise.all(keys.map((key) => this.loadOne(key, budget)));
+    let call!: LoadCall;
+    const loaded = new Promise<(AccountData | null)[]>((resolve, reject) => {
+      call = {
+        accounts: new Array<AccountData | null>(keys.length),
+        left: keys.length,
+        settled: false,
+        resolve,
+        reject,
+      };
+    });
+    if (keys.length === 0) {
+      call.settled = true;
+      call.resolve(call.accounts);
+    }
+    for (let i = 0; i < keys.length && !call.settled; i++) this.loadOne(keys[i]!, budget, call, i);
+    return loaded;
   }
 
-  private loadOne(key: string, budget: RequestBudget | undefined): Promise<AccountData | null> {
+  /** Asks for `key` as key `index` of `call`: shared with a read not settled yet, or queued. */
+  private loadOne(key: string, budget: RequestBudget | undefined, call: LoadCall, index: number): void {
     const existing = this.unsettled.get(key);
     if (existing) {
       this.telemetry.coalesced("account");
       if (existing.sent) {
         if (budget && budget !== existing.budget) (existing.joiners ??= []).push(budget);
       } else addJoiner(existing, budget);
-      return existing.promise;
+      (existing.shared ??= []).push({ call, index });
+      return;
     }
     if (this.queue.length >= this.options.maxQueuedKeys) {
-      return Promise.reject(new OverloadedError("too many account reads queued for this RPC endpoint"));
+      fail(call, new OverloadedError("too many account reads queued for this RPC endpoint"));
+      return;
     }
     if (!this.hasWork) this.oldestQueuedAt = performance.now();
     const context = this.options.contexts?.capture();
-    let pending!: Pending;
-    const promise = new Promise<AccountData | null>((resolve, reject) => {
-      pending = { key, budget, sent: false, context, promise: undefined!, resolve, reject };
-    });
-    pending.promise = promise;
+    const pending: Pending = { key, budget, sent: false, context, call, index };
     this.queue.push(pending);
     // Forgotten when settled (`settled`), before any reader's continuation runs: no reaction of its own.
     this.unsettled.set(key, pending);
     this.telemetry.rpcQueueChanged(1);
     this.schedule();
-    return promise;
   }
 
   /** Any other call, sent with the next batch; its outcome is settled on its own. `budget`: as for `load`. */
@@ -341,10 +400,10 @@ export class AccountLoader {
         }
         const pending = group[index]!;
         this.settled(pending);
-        if ("error" in result) pending.reject(result.error);
+        if ("error" in result) rejectRead(pending, result.error);
         else {
           noteSlot(pending, result.slot, result.accounts[index]!);
-          pending.resolve(result.accounts[index]!);
+          resolveRead(pending, result.accounts[index]!);
         }
       }
     }
@@ -428,20 +487,20 @@ export class AccountLoader {
   private settleGroup(group: Pending[], outcome: RpcOutcome): void {
     for (const pending of group) this.settled(pending);
     if (!outcome.ok) {
-      for (const pending of group) pending.reject(outcome.error);
+      for (const pending of group) rejectRead(pending, outcome.error);
       return;
     }
     let accounts: (AccountData | null)[];
     try {
       accounts = parseMultipleAccounts(outcome.result, group.length);
     } catch (error) {
-      for (const pending of group) pending.reject(error);
+      for (const pending of group) rejectRead(pending, error);
       return;
     }
     const slot = answeredSlot(outcome.result);
     group.forEach((pending, i) => {
       noteSlot(pending, slot, accounts[i]!);
-      pending.resolve(accounts[i]!);
+      resolveRead(pending, accounts[i]!);
     });
   }
 }

@@ -1,0 +1,94 @@
+import { Agent } from "undici";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
+import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
+import { ByteBudget } from "../../src/rpc/byte-budget.js";
+import { RpcEndpoint } from "../../src/rpc/endpoint.js";
+import { OverloadedError } from "../../src/rpc/errors.js";
+import { createUndiciTransport } from "../../src/rpc/transport/undici.js";
+import { deriveResolutionKeys } from "../../src/sns/derive.js";
+
+// The batching loader settles each `load` call once, with its accounts in the order of its keys: reads
+// shared between calls, a key asked twice in one call, a failed read failing every call that asked for it.
+
+let localnet: Localnet;
+let dispatcher: Agent;
+beforeAll(async () => {
+  localnet = await startLocalnet({ ledger: await loadFixtureFile(DEMO_FIXTURE_PATH), latencyMs: 5 });
+  dispatcher = new Agent();
+});
+afterEach(() => localnet.setFault(null));
+afterAll(async () => {
+  await dispatcher.close();
+  await localnet.close();
+});
+
+function endpoint(maxQueuedKeys = 1000): RpcEndpoint {
+  const transport = createUndiciTransport(localnet.url, {
+    dispatcher,
+    timeoutMs: 5000,
+    maxResponseBytes: 1 << 24,
+    budget: new ByteBudget(1 << 26),
+  });
+  return new RpcEndpoint(transport, {
+    commitment: "confirmed",
+    maxKeysPerCall: 100,
+    maxCallsPerRequest: 20,
+    maxInFlight: 4,
+    windowMs: 1,
+    maxQueuedKeys,
+  });
+}
+
+const bonfida = deriveResolutionKeys("bonfida");
+const missing = deriveResolutionKeys("no-such-name-anywhere");
+
+describe("AccountLoader.load", () => {
+  it("answers each call in its own key order, reads shared between calls fetched once", async () => {
+    const chain = endpoint();
+    const before = localnet.stats.methods.getMultipleAccounts ?? 0;
+    const [first, second, empty] = await Promise.all([
+      chain.getAccounts([bonfida.domain, missing.domain, bonfida.nftRecord]),
+      chain.getAccounts([bonfida.nftRecord, bonfida.domain]),
+      chain.getAccounts([]),
+    ]);
+    expect(empty).toEqual([]);
+    expect(first).toHaveLength(3);
+    expect(first[0]?.data.length).toBeGreaterThanOrEqual(96);
+    expect(first[1]).toBeNull();
+    expect(second[0]).toBe(first[2]);
+    expect(second[1]).toBe(first[0]);
+    // Three distinct keys, one getMultipleAccounts.
+    expect((localnet.stats.methods.getMultipleAccounts ?? 0) - before).toBe(1);
+    const alone = await endpoint().getAccounts([bonfida.domain]);
+    expect(Buffer.from(alone[0]!.data)).toEqual(Buffer.from(first[0]!.data));
+  });
+
+  it("answers a key asked twice in one call at both places", async () => {
+    const [a, b, c] = await endpoint().getAccounts([bonfida.domain, missing.domain, bonfida.domain]);
+    expect(a).not.toBeNull();
+    expect(c).toBe(a);
+    expect(b).toBeNull();
+  });
+
+  it("fails every call that shared a failed read, and later calls read again", async () => {
+    const chain = endpoint();
+    localnet.setFault({ kind: "http-status", status: 503, method: "getMultipleAccounts", times: 1 });
+    const outcomes = await Promise.allSettled([
+      chain.getAccounts([bonfida.domain]),
+      chain.getAccounts([missing.domain, bonfida.domain]),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    const [again] = await chain.getAccounts([bonfida.domain]);
+    expect(again).not.toBeNull();
+  });
+
+  it("refuses a call whose keys overflow the queue, and still answers the calls sharing its queued keys", async () => {
+    const chain = endpoint(2);
+    const first = chain.getAccounts([bonfida.domain]);
+    const overflowing = chain.getAccounts([bonfida.nftRecord, missing.domain, missing.nftRecord]);
+    await expect(overflowing).rejects.toBeInstanceOf(OverloadedError);
+    const [domain] = await first;
+    expect(domain).not.toBeNull();
+  });
+});
