@@ -477,8 +477,9 @@ export class AccountLoader {
 
   /**
    * A read about to settle: later askers start a new one. Every settled read
-   * passes here right before its promise settles, and the readers'
-   * continuations run only after, so none of them shares a settled read.
+   * passes here right before the calls waiting for it are filled
+   * (`resolveRead`, `rejectRead`), and the readers' continuations run only
+   * after, so none of them shares a settled read.
    */
   private settled(pending: Pending): void {
     if (this.unsettled.get(pending.key) === pending) this.unsettled.delete(pending.key);

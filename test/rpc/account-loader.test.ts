@@ -2,6 +2,7 @@ import { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
+import type { SettlePacing } from "../../src/rpc/account-loader.js";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
 import { RpcEndpoint } from "../../src/rpc/endpoint.js";
 import { OverloadedError } from "../../src/rpc/errors.js";
@@ -23,7 +24,7 @@ afterAll(async () => {
   await localnet.close();
 });
 
-function endpoint(maxQueuedKeys = 1000): RpcEndpoint {
+function endpoint(maxQueuedKeys = 1000, pacing?: () => SettlePacing): RpcEndpoint {
   const transport = createUndiciTransport(localnet.url, {
     dispatcher,
     timeoutMs: 5000,
@@ -37,6 +38,7 @@ function endpoint(maxQueuedKeys = 1000): RpcEndpoint {
     maxInFlight: 4,
     windowMs: 1,
     maxQueuedKeys,
+    ...(pacing && { pacing }),
   });
 }
 
@@ -87,8 +89,48 @@ describe("AccountLoader.load", () => {
     const chain = endpoint(2);
     const first = chain.getAccounts([bonfida.domain]);
     const overflowing = chain.getAccounts([bonfida.nftRecord, missing.domain, missing.nftRecord]);
+    // Joins the read the refused call queued: answered though that call failed.
+    const sharing = chain.getAccounts([bonfida.nftRecord]);
     await expect(overflowing).rejects.toBeInstanceOf(OverloadedError);
     const [domain] = await first;
     expect(domain).not.toBeNull();
+    const [nftRecord] = await sharing;
+    const [alone] = await endpoint().getAccounts([bonfida.nftRecord]);
+    expect(nftRecord).not.toBeNull();
+    expect(Buffer.from(nftRecord!.data)).toEqual(Buffer.from(alone!.data));
+  });
+
+  it("fails every call sharing a reply the node answered in the wrong shape", async () => {
+    const chain = endpoint();
+    localnet.setFault({ kind: "malformed-result", method: "getMultipleAccounts", times: 1 });
+    const outcomes = await Promise.allSettled([
+      chain.getAccounts([bonfida.domain, missing.domain]),
+      chain.getAccounts([missing.domain]),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+  });
+
+  it("answers calls whose keys a paced reply settles over several turns", async () => {
+    let turns = 0;
+    const pacing = () => ({
+      slice: () => 1,
+      yieldToIo: (task: () => void) => {
+        turns++;
+        const immediate = setImmediate(task);
+        return () => clearImmediate(immediate);
+      },
+    });
+    const chain = endpoint(1000, pacing);
+    const names = ["bonfida", "no-such-name-anywhere", "another-missing-name", "and-one-more"].map(
+      deriveResolutionKeys,
+    );
+    const calls = names.map((keys) => [keys.domain, keys.nftRecord, keys.solV1, keys.solV2]);
+    const paced = await Promise.all(calls.map((keys) => chain.getAccounts(keys)));
+    expect(turns).toBeGreaterThan(0);
+    const unpaced = await Promise.all(calls.map((keys) => endpoint().getAccounts(keys)));
+    expect(paced.map((accounts) => accounts.map((account) => account && Buffer.from(account.data)))).toEqual(
+      unpaced.map((accounts) => accounts.map((account) => account && Buffer.from(account.data))),
+    );
+    expect(paced[0]![0]).not.toBeNull();
   });
 });
