@@ -3,8 +3,19 @@ import type { AccountData, TokenAmountEntry } from "../sns/chain.js";
 import type { RpcEndpoint } from "./endpoint.js";
 import { type NextTurn, TimeSlices } from "./time-slices.js";
 
-/** A read waiting to be sent: sends it and settles the caller's promise with its outcome. */
-type HeldRead = () => void;
+/**
+ * One read of a gathering view, from when it is asked for until its reader has its outcome: one record
+ * rather than a closure per step (held, sent, arrived), as a bulk request keeps a thousand of them
+ * waiting for their reads, and a collection copies what they hold.
+ */
+interface HeldRead {
+  readonly read: (target: RpcEndpoint) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  /** Set when the read settles: its value, or its error when `failed`. */
+  outcome: unknown;
+  failed: boolean;
+}
 
 /** What a gathering view keeps beside the endpoint it wraps. */
 interface Gathering {
@@ -16,7 +27,7 @@ interface Gathering {
   /** Reads are still being asked for over several turns (GatheredReads.open): none leaves yet. */
   closed: boolean;
   /** Settled reads not yet handed to their readers, in the order they settled. */
-  arrived: (() => void)[];
+  arrived: (HeldRead | undefined)[];
   /** `arrived` is being worked through. */
   delivering: boolean;
   readonly target: RpcEndpoint;
@@ -93,28 +104,40 @@ function gatheredGetTokenLargestAccounts(
 /** `read`, sent with the next release. */
 function hold<T>(gathering: Gathering, read: (target: RpcEndpoint) => Promise<T>): Promise<T> {
   const outcome = new Promise<T>((resolve, reject) => {
-    gathering.held.push(() => {
-      gathering.inFlight++;
-      const done = () => {
-        gathering.inFlight--;
-        release(gathering);
-      };
-      read(gathering.target).then(
-        (value) =>
-          arrive(gathering, () => {
-            done();
-            resolve(value);
-          }),
-        (error: unknown) =>
-          arrive(gathering, () => {
-            done();
-            reject(error);
-          }),
-      );
+    gathering.held.push({
+      read,
+      resolve: resolve as (value: unknown) => void,
+      reject,
+      outcome: undefined,
+      failed: false,
     });
   });
   release(gathering);
   return outcome;
+}
+
+/** Sends a held read; its outcome waits in `arrived` for its turn to be handed over. */
+function send(gathering: Gathering, held: HeldRead): void {
+  gathering.inFlight++;
+  held.read(gathering.target).then(
+    (value) => {
+      held.outcome = value;
+      arrive(gathering, held);
+    },
+    (error: unknown) => {
+      held.outcome = error;
+      held.failed = true;
+      arrive(gathering, held);
+    },
+  );
+}
+
+/** Hands a settled read to its reader: no longer in flight, so the next release may follow. */
+function handOver(gathering: Gathering, held: HeldRead): void {
+  gathering.inFlight--;
+  release(gathering);
+  if (held.failed) held.reject(held.outcome);
+  else held.resolve(held.outcome);
 }
 
 /** Sends the held reads on the next turn, when the view is open and nothing of it is in flight by then. */
@@ -126,13 +149,13 @@ function release(gathering: Gathering): void {
     if (gathering.inFlight > 0) return;
     const { held } = gathering;
     gathering.held = [];
-    for (const send of held) send();
+    for (const read of held) send(gathering, read);
   });
 }
 
 /** Queues a settled read for its reader, and starts handing them out if that is not going on already. */
-function arrive(gathering: Gathering, deliver: () => void): void {
-  gathering.arrived.push(deliver);
+function arrive(gathering: Gathering, held: HeldRead): void {
+  gathering.arrived.push(held);
   if (!gathering.delivering) void deliverInSlices(gathering);
 }
 
@@ -149,8 +172,10 @@ async function deliverInSlices(gathering: Gathering): Promise<void> {
   const { arrived } = gathering;
   // `arrived` grows while it is worked through: reads settling meanwhile join the end.
   for (let i = 0; i < arrived.length; i++) {
-    arrived[i]!();
-    arrived[i] = noop;
+    const held = arrived[i]!;
+    // Dropped once handed over: the list lives until its last read is handed over, what it held need not.
+    arrived[i] = undefined;
+    handOver(gathering, held);
     await Promise.resolve();
     const turn = slices.spent();
     if (turn) await turn;
@@ -158,5 +183,3 @@ async function deliverInSlices(gathering: Gathering): Promise<void> {
   gathering.arrived = [];
   gathering.delivering = false;
 }
-
-const noop = (): void => {};
