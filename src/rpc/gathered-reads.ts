@@ -5,10 +5,10 @@ import { type NextTurn, TimeSlices } from "./time-slices.js";
 
 /**
  * One read of a gathering view, from when it is asked for until its reader has its outcome: one record
- * rather than a closure per step (held, sent, arrived), as a bulk request keeps a thousand of them
- * waiting for their reads, and a collection copies what they hold.
+ * instead of the closures it was held, counted done and queued as arrived in, as a bulk request keeps a
+ * thousand of them waiting for their reads, and a collection copies what they hold.
  */
-interface HeldRead {
+interface GatheredRead {
   readonly read: (target: RpcEndpoint) => Promise<unknown>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
@@ -19,15 +19,15 @@ interface HeldRead {
 
 /** What a gathering view keeps beside the endpoint it wraps. */
 interface Gathering {
-  held: HeldRead[];
+  held: GatheredRead[];
   /** This view's reads sent and not yet handed to their readers. */
   inFlight: number;
   /** A release is waiting for the next turn. */
   releasing: boolean;
   /** Reads are still being asked for over several turns (GatheredReads.open): none leaves yet. */
   closed: boolean;
-  /** Settled reads not yet handed to their readers, in the order they settled. */
-  arrived: (HeldRead | undefined)[];
+  /** Settled reads not yet handed to their readers, in the order they settled (those handed over cleared). */
+  arrived: (GatheredRead | undefined)[];
   /** `arrived` is being worked through. */
   delivering: boolean;
   readonly target: RpcEndpoint;
@@ -106,6 +106,7 @@ function hold<T>(gathering: Gathering, read: (target: RpcEndpoint) => Promise<T>
   const outcome = new Promise<T>((resolve, reject) => {
     gathering.held.push({
       read,
+      // `resolve` takes what `read` yields: only this function makes these records, both of one `T`.
       resolve: resolve as (value: unknown) => void,
       reject,
       outcome: undefined,
@@ -117,9 +118,16 @@ function hold<T>(gathering: Gathering, read: (target: RpcEndpoint) => Promise<T>
 }
 
 /** Sends a held read; its outcome waits in `arrived` for its turn to be handed over. */
-function send(gathering: Gathering, held: HeldRead): void {
+function send(gathering: Gathering, held: GatheredRead): void {
   gathering.inFlight++;
-  held.read(gathering.target).then(
+  let reading: Promise<unknown>;
+  try {
+    reading = held.read(gathering.target);
+  } catch (error) {
+    // A read that throws instead of rejecting fails its reader alone, not the rest of the release.
+    reading = Promise.reject(error);
+  }
+  reading.then(
     (value) => {
       held.outcome = value;
       arrive(gathering, held);
@@ -133,7 +141,7 @@ function send(gathering: Gathering, held: HeldRead): void {
 }
 
 /** Hands a settled read to its reader: no longer in flight, so the next release may follow. */
-function handOver(gathering: Gathering, held: HeldRead): void {
+function handOver(gathering: Gathering, held: GatheredRead): void {
   gathering.inFlight--;
   release(gathering);
   if (held.failed) held.reject(held.outcome);
@@ -149,12 +157,12 @@ function release(gathering: Gathering): void {
     if (gathering.inFlight > 0) return;
     const { held } = gathering;
     gathering.held = [];
-    for (const read of held) send(gathering, read);
+    for (const each of held) send(gathering, each);
   });
 }
 
 /** Queues a settled read for its reader, and starts handing them out if that is not going on already. */
-function arrive(gathering: Gathering, held: HeldRead): void {
+function arrive(gathering: Gathering, held: GatheredRead): void {
   gathering.arrived.push(held);
   if (!gathering.delivering) void deliverInSlices(gathering);
 }
@@ -173,7 +181,7 @@ async function deliverInSlices(gathering: Gathering): Promise<void> {
   // `arrived` grows while it is worked through: reads settling meanwhile join the end.
   for (let i = 0; i < arrived.length; i++) {
     const held = arrived[i]!;
-    // Dropped once handed over: the list lives until its last read is handed over, what it held need not.
+    // Cleared as it is handed over: the list lives until its last read is handed over, the records need not.
     arrived[i] = undefined;
     handOver(gathering, held);
     await Promise.resolve();
