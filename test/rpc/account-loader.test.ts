@@ -3,11 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
 import type { SettlePacing } from "../../src/rpc/account-loader.js";
-import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { RpcEndpoint } from "../../src/rpc/endpoint.js";
 import { OverloadedError } from "../../src/rpc/errors.js";
-import { createUndiciTransport } from "../../src/rpc/transport/undici.js";
 import { deriveResolutionKeys } from "../../src/sns/derive.js";
+import { testEndpoint } from "../../testkit/rpc-endpoint.js";
 
 // The batching loader settles each `load` call once, with its accounts in the order of its keys: reads
 // shared between calls, a key asked twice in one call, a failed read failing every call that asked for it.
@@ -24,23 +22,8 @@ afterAll(async () => {
   await localnet.close();
 });
 
-function endpoint(maxQueuedKeys = 1000, pacing?: () => SettlePacing): RpcEndpoint {
-  const transport = createUndiciTransport(localnet.url, {
-    dispatcher,
-    timeoutMs: 5000,
-    maxResponseBytes: 1 << 24,
-    budget: new ByteBudget(1 << 26),
-  });
-  return new RpcEndpoint(transport, {
-    commitment: "confirmed",
-    maxKeysPerCall: 100,
-    maxCallsPerRequest: 20,
-    maxInFlight: 4,
-    windowMs: 1,
-    maxQueuedKeys,
-    ...(pacing && { pacing }),
-  });
-}
+const endpoint = (maxQueuedKeys = 1000, pacing?: () => SettlePacing) =>
+  testEndpoint(localnet.url, dispatcher, { maxQueuedKeys, ...(pacing && { pacing }) });
 
 const bonfida = deriveResolutionKeys("bonfida");
 const missing = deriveResolutionKeys("no-such-name-anywhere");

@@ -2,11 +2,9 @@ import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
-import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { RpcEndpoint } from "../../src/rpc/endpoint.js";
 import { RequestBudget } from "../../src/rpc/request-budget.js";
-import { createUndiciTransport } from "../../src/rpc/transport/undici.js";
 import { deriveResolutionKeys } from "../../src/sns/derive.js";
+import { testEndpoint } from "../../testkit/rpc-endpoint.js";
 
 // Requests that share one getTokenLargestAccounts call (a mint asked for by two at once) each used its
 // answer: each notes its slot (X-Context-Slot), not only the one that first asked.
@@ -23,24 +21,10 @@ afterAll(async () => {
 });
 
 const LIMITS = { deadlineMs: 10_000, maxCalls: 1_000, maxBytes: 1 << 30, maxItems: 1_000_000 };
-const LOADER = {
-  commitment: "confirmed",
-  maxKeysPerCall: 100,
-  maxCallsPerRequest: 20,
-  maxInFlight: 4,
-  windowMs: 1,
-  maxQueuedKeys: 1000,
-};
 
 describe("a shared getTokenLargestAccounts call", () => {
   it("notes the slot of its answer on every request that asked for it", async () => {
-    const transport = createUndiciTransport(localnet.url, {
-      dispatcher,
-      timeoutMs: 5000,
-      maxResponseBytes: 1 << 24,
-      budget: new ByteBudget(1 << 26),
-    });
-    const endpoint = new RpcEndpoint(transport, LOADER);
+    const endpoint = testEndpoint(localnet.url, dispatcher);
     localnet.ledger.slot = 300_400_000;
     const { mint } = deriveResolutionKeys("bonfida");
     const first = new RequestBudget(LIMITS);

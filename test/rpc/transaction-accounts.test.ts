@@ -9,12 +9,11 @@ import {
   tokenizeDomain,
 } from "../../src/localnet/index.js";
 import { AnswerShapeGuard, limitsFor } from "../../src/rpc/answer-shape.js";
-import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { RpcEndpoint } from "../../src/rpc/endpoint.js";
 import { parseTransactionAccounts } from "../../src/rpc/results.js";
-import { createTrustedDispatcher, createUndiciTransport } from "../../src/rpc/transport/undici.js";
+import { createTrustedDispatcher } from "../../src/rpc/transport/undici.js";
 import { NAME_PROGRAM_ID, NAME_TOKENIZER_ID, TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
 import { deriveDomainKey, deriveNftRecordKey } from "../../src/sns/derive.js";
+import { testEndpoint } from "../../testkit/rpc-endpoint.js";
 
 // What the tokenized index reads of a transaction (src/rpc/endpoint.ts getTransactionAccounts): asked for
 // every version up to 1, over real HTTP against the localnet, and the shapes results.ts accepts and refuses.
@@ -36,22 +35,7 @@ afterAll(async () => {
   await dispatcher.close();
 });
 
-function endpoint(): RpcEndpoint {
-  const transport = createUndiciTransport(localnet.url, {
-    dispatcher,
-    timeoutMs: 5000,
-    maxResponseBytes: 1 << 24,
-    budget: new ByteBudget(1 << 26),
-  });
-  return new RpcEndpoint(transport, {
-    commitment: "confirmed",
-    maxKeysPerCall: 100,
-    maxCallsPerRequest: 20,
-    maxInFlight: 4,
-    windowMs: 1,
-    maxQueuedKeys: 100_000,
-  });
-}
+const endpoint = () => testEndpoint(localnet.url, dispatcher, { maxQueuedKeys: 100_000 });
 
 describe("getTransactionAccounts", () => {
   it("asks for maxSupportedTransactionVersion 1 and reads legacy, version 0 and version 1 transactions alike", async () => {
