@@ -4,10 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js";
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
 import type { SettlePacing } from "../../src/rpc/account-loader.js";
-import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { RpcEndpoint } from "../../src/rpc/endpoint.js";
-import { createUndiciTransport } from "../../src/rpc/transport/undici.js";
 import { deriveResolutionKeys } from "../../src/sns/derive.js";
+import { testEndpoint } from "../../testkit/rpc-endpoint.js";
 
 // What a batch reply tells its endpoint's pacing (platform/node/settle-pacing.ts): each endpoint's loader
 // makes a pacing of its own, and hands it the time from the batch's flush to its reply, or nothing when no
@@ -45,16 +43,7 @@ function recordingPacing(): { factory: () => SettlePacing; told: (number | undef
   return { factory, told };
 }
 
-function endpointWith(pacing: () => SettlePacing): RpcEndpoint {
-  const transport = createUndiciTransport(localnet.url, {
-    dispatcher,
-    timeoutMs: 5000,
-    maxResponseBytes: 1 << 24,
-    budget: new ByteBudget(1 << 26),
-  });
-  const loader = { commitment: "confirmed", maxKeysPerCall: 100, maxCallsPerRequest: 20, maxInFlight: 4 };
-  return new RpcEndpoint(transport, { ...loader, windowMs: 1, maxQueuedKeys: 1000, pacing });
-}
+const endpointWith = (pacing: () => SettlePacing) => testEndpoint(localnet.url, dispatcher, { pacing });
 
 describe("the round trips a loader hands its pacing", () => {
   it("makes one pacing per endpoint, told each successful reply's time from flush to reply", async () => {

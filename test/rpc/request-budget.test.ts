@@ -2,13 +2,13 @@ import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUndiciTransport } from "../../src/rpc/transport/undici.js";
 import { ByteBudget } from "../../src/rpc/byte-budget.js";
-import { RpcEndpoint } from "../../src/rpc/endpoint.js";
 import { type BudgetLimits, RequestBudget, RpcBudgetError, payForAttempt } from "../../src/rpc/request-budget.js";
 import { createTransport } from "../../src/rpc/transport/contract.js";
 import { fetchPost } from "../../src/rpc/transport/fetch.js";
 import { NAME_PROGRAM_ID, SNS_ROOT_DOMAIN, TOKEN_PROGRAM_ID } from "../../src/sns/constants.js";
 import { addressToBytes } from "../../src/sns/bytes.js";
 import { type HostileRpc, type ListingRpc, startHostileRpc, startListingRpc } from "../../testkit/hostile-rpc.js";
+import { testEndpoint } from "../../testkit/rpc-endpoint.js";
 
 // The budget as the transport consults it, over real HTTP: a listing server that counts the
 // JSON-RPC calls it receives, and the hostile server's endless answer for the deadline.
@@ -27,14 +27,8 @@ afterAll(async () => {
   await hostile.close();
 });
 
-const LOADER = {
-  commitment: "processed",
-  maxKeysPerCall: 100,
-  maxCallsPerRequest: 20,
-  maxInFlight: 4,
-  windowMs: 1,
-  maxQueuedKeys: 100_000,
-};
+/** The gateway's commitment, and room for every key a listing test queues. */
+const LOADER = { commitment: "processed", maxQueuedKeys: 100_000 };
 const limits = (overrides: Partial<BudgetLimits>): BudgetLimits => ({
   deadlineMs: 10_000,
   maxCalls: 1_000,
@@ -43,15 +37,7 @@ const limits = (overrides: Partial<BudgetLimits>): BudgetLimits => ({
   ...overrides,
 });
 
-function endpointAt(url: string): RpcEndpoint {
-  const transport = createUndiciTransport(url, {
-    dispatcher,
-    timeoutMs: 5000,
-    maxResponseBytes: 1 << 24,
-    budget: new ByteBudget(1 << 26),
-  });
-  return new RpcEndpoint(transport, LOADER);
-}
+const endpointAt = (url: string) => testEndpoint(url, dispatcher, LOADER);
 
 const ownedScan = (wallet: Uint8Array) => ({
   filters: [
