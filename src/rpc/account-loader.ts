@@ -75,6 +75,10 @@ const deferByTimer: Defer = (task) => {
 
 interface Pending {
   readonly key: string;
+  /** Bytes of the account's data asked for, from its start (`dataSlice`); 0: all of it. */
+  readonly head: number;
+  /** Its entry in `unsettled`: the key, or for a head the key and its length (another read than the whole account). */
+  readonly mapKey: string;
   /** The request that first asked for it. */
   readonly budget: RequestBudget | undefined;
   /**
@@ -187,6 +191,8 @@ export class AccountLoader {
    */
   private readonly unsettled = new Map<string, Pending>();
   private queue: Pending[] = [];
+  /** Reads of heads in `queue`: while there are none, a flush needs not sort reads by what they ask for. */
+  private headsQueued = 0;
   private calls: PendingCall[] = [];
   private inFlight = 0;
   private cancelDeferred: (() => void) | undefined;
@@ -208,8 +214,12 @@ export class AccountLoader {
     this.pacing = options.pacing?.();
   }
 
-  /** `budget`: the request the reads are for; it pays for the calls that carry them (request-budget.ts). */
-  load(keys: readonly Address[], budget?: RequestBudget): Promise<(AccountData | null)[]> {
+  /**
+   * `budget`: the request the reads are for; it pays for the calls that carry them (request-budget.ts).
+   * `heads`: where `heads[i]` is above 0, only the first that many bytes of account i's data are read
+   * (getMultipleAccounts' `dataSlice`), in calls of their own; absent: whole accounts.
+   */
+  load(keys: readonly Address[], budget?: RequestBudget, heads?: readonly number[]): Promise<(AccountData | null)[]> {
     try {
       budget?.check();
     } catch (error) {
@@ -230,13 +240,14 @@ export class AccountLoader {
       call.settled = true;
       call.resolve(call.accounts);
     }
-    for (let i = 0; i < keys.length && !call.settled; i++) this.loadOne(keys[i]!, budget, call, i);
+    for (let i = 0; i < keys.length && !call.settled; i++) this.loadOne(keys[i]!, heads?.[i] ?? 0, budget, call, i);
     return loaded;
   }
 
   /** Asks for `key` as key `index` of `call`: shared with a read not settled yet, or queued. */
-  private loadOne(key: string, budget: RequestBudget | undefined, call: LoadCall, index: number): void {
-    const existing = this.unsettled.get(key);
+  private loadOne(key: string, head: number, budget: RequestBudget | undefined, call: LoadCall, index: number): void {
+    const mapKey = head === 0 ? key : `${key}/${head}`;
+    const existing = this.unsettled.get(mapKey);
     if (existing) {
       this.telemetry.coalesced("account");
       if (existing.sent) {
@@ -251,10 +262,11 @@ export class AccountLoader {
     }
     if (!this.hasWork) this.oldestQueuedAt = performance.now();
     const context = this.options.contexts?.capture();
-    const pending: Pending = { key, budget, sent: false, context, call, index };
+    const pending: Pending = { key, head, mapKey, budget, sent: false, context, call, index };
     this.queue.push(pending);
+    if (head !== 0) this.headsQueued++;
     // Forgotten when settled (`settled`), before any reader's continuation runs: no reaction of its own.
-    this.unsettled.set(key, pending);
+    this.unsettled.set(mapKey, pending);
     this.telemetry.rpcQueueChanged(1);
     this.schedule();
   }
@@ -410,24 +422,70 @@ export class AccountLoader {
     this.replySettled(answered);
   }
 
+  /**
+   * The queued reads the next post carries, in queue order, in
+   * getMultipleAccounts calls of at most `maxKeysPerCall` keys and at most
+   * `maxCallsPerRequest` calls: reads of heads of one length share calls,
+   * whole accounts theirs. A read whose kind's call is full when the post
+   * has no call left waits for the next post, and later reads still fill the
+   * calls that are not full: every call but each kind's last carries
+   * `maxKeysPerCall` keys, so the calls stay ⌈keys / maxKeysPerCall⌉ per kind.
+   */
+  private takeGroups(): { taken: Pending[]; groups: Pending[][] } {
+    const { maxKeysPerCall, maxCallsPerRequest } = this.options;
+    if (this.headsQueued === 0) {
+      const taken = this.queue.splice(0, maxKeysPerCall * maxCallsPerRequest);
+      const groups: Pending[][] = [];
+      for (let i = 0; i < taken.length; i += maxKeysPerCall) groups.push(taken.slice(i, i + maxKeysPerCall));
+      return { taken, groups };
+    }
+    const taken: Pending[] = [];
+    const groups: Pending[][] = [];
+    const filling = new Map<number, Pending[]>();
+    const left: Pending[] = [];
+    let full = 0;
+    const { queue } = this;
+    let at = 0;
+    for (; at < queue.length && full < maxCallsPerRequest; at++) {
+      const pending = queue[at]!;
+      let group = filling.get(pending.head);
+      if (group === undefined || group.length === maxKeysPerCall) {
+        if (groups.length === maxCallsPerRequest) {
+          left.push(pending);
+          continue;
+        }
+        filling.set(pending.head, (group = []));
+        groups.push(group);
+      }
+      group.push(pending);
+      taken.push(pending);
+      if (group.length === maxKeysPerCall) full++;
+      if (pending.head !== 0) this.headsQueued--;
+    }
+    this.queue = at === queue.length ? left : left.concat(queue.slice(at));
+    return { taken, groups };
+  }
+
   private flush(): void {
     this.cancelDeferred?.();
     if (this.timer) clearTimeout(this.timer);
     this.cancelDeferred = this.timer = undefined;
-    const { maxKeysPerCall, maxCallsPerRequest, commitment } = this.options;
-    const taken = this.queue.splice(0, maxKeysPerCall * maxCallsPerRequest);
+    const { maxCallsPerRequest, commitment } = this.options;
+    const { taken, groups } = this.takeGroups();
     for (const pending of taken) pending.sent = true;
-    const groups: Pending[][] = [];
-    for (let i = 0; i < taken.length; i += maxKeysPerCall) groups.push(taken.slice(i, i + maxKeysPerCall));
     const others = this.calls.splice(0, Math.max(1, maxCallsPerRequest - groups.length));
     if (groups.length === 0 && others.length === 0) return;
     this.telemetry.rpcQueueChanged(-(taken.length + others.length));
     for (const group of groups) this.telemetry.accountsBatched(group.length);
     const calls: RpcCall[] = [
-      ...groups.map((group) => ({
-        method: "getMultipleAccounts",
-        params: [group.map((p) => p.key), { encoding: "base64", commitment }],
-      })),
+      ...groups.map((group) => {
+        const { head } = group[0]!;
+        const config =
+          head === 0
+            ? { encoding: "base64", commitment }
+            : { encoding: "base64", commitment, dataSlice: { offset: 0, length: head } };
+        return { method: "getMultipleAccounts", params: [group.map((p) => p.key), config] };
+      }),
       ...others.map((pending) => pending.call),
     ];
     this.inFlight++;
@@ -482,7 +540,7 @@ export class AccountLoader {
    * after, so none of them shares a settled read.
    */
   private settled(pending: Pending): void {
-    if (this.unsettled.get(pending.key) === pending) this.unsettled.delete(pending.key);
+    if (this.unsettled.get(pending.mapKey) === pending) this.unsettled.delete(pending.mapKey);
   }
 
   private settleGroup(group: Pending[], outcome: RpcOutcome): void {

@@ -90,6 +90,15 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     return this.accounts.load(keys, budget);
   }
 
+  /** getAccounts, with only the first `heads[i]` bytes of account i's data where that is above 0 (AccountLoader.load). */
+  readAccountHeads(
+    keys: readonly Address[],
+    heads: readonly number[],
+    budget?: RequestBudget,
+  ): Promise<(AccountData | null)[]> {
+    return this.accounts.load(keys, budget, heads);
+  }
+
   getTokenLargestAccounts(mint: Address, budget?: RequestBudget): Promise<readonly TokenAmountEntry[] | null> {
     const shared = this.largestByMint.get(mint);
     if (shared) {

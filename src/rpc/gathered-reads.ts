@@ -36,6 +36,7 @@ interface Gathering {
 
 interface GatheredView extends RpcEndpoint {
   readonly gathering: Gathering;
+  getAccountHeads(keys: readonly Address[], heads: readonly number[]): Promise<(AccountData | null)[]>;
 }
 
 /** A gathering view, and how to let its reads leave once every first read has been asked for. */
@@ -63,10 +64,13 @@ export interface GatheredReads {
  * accounts (decoding, a curve check of the owner) would otherwise run for a
  * whole reply of a thousand names in one turn. A read counts as in flight
  * until its reader has it, so follow-ups still leave together.
- * Everything else (`url`, the request's budget and tally, the cutoff,
- * pacing) is the endpoint's, inherited.
+ * With `heads`, it offers getAccountHeads (sns/chain.ts): the registry
+ * accounts of many names, read as their headers, fill calls of their own,
+ * and the rest of each (1 KB or more for a registered domain) is neither
+ * sent nor decoded. Everything else (`url`, the request's budget and tally, the
+ * cutoff, pacing) is the endpoint's, inherited.
  */
-export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn): GatheredReads {
+export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn, heads = false): GatheredReads {
   const view = Object.create(endpoint) as GatheredView & { gathering: Gathering };
   const gathering: Gathering = {
     held: [],
@@ -80,6 +84,7 @@ export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn): Gather
   };
   view.gathering = gathering;
   view.getAccounts = gatheredGetAccounts;
+  if (heads) view.getAccountHeads = gatheredGetAccountHeads;
   view.getTokenLargestAccounts = gatheredGetTokenLargestAccounts;
   return {
     endpoint: view,
@@ -92,6 +97,14 @@ export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn): Gather
 
 function gatheredGetAccounts(this: GatheredView, keys: readonly Address[]): Promise<(AccountData | null)[]> {
   return hold(this.gathering, (target) => target.getAccounts(keys));
+}
+
+function gatheredGetAccountHeads(
+  this: GatheredView,
+  keys: readonly Address[],
+  heads: readonly number[],
+): Promise<(AccountData | null)[]> {
+  return hold(this.gathering, (target) => target.readAccountHeads(keys, heads));
 }
 
 function gatheredGetTokenLargestAccounts(

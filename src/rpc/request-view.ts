@@ -40,6 +40,11 @@ function viewPrototypeOf(endpoint: RpcEndpoint): RpcEndpoint {
     this.usage.accounts += keys.length;
     return endpoint.getAccounts(keys, this.budget);
   };
+  view.readAccountHeads = function (this: RequestView, keys, heads) {
+    this.usage.calls++;
+    this.usage.accounts += keys.length;
+    return endpoint.readAccountHeads(keys, heads, this.budget);
+  };
   view.getTokenLargestAccounts = function (this: RequestView, mint) {
     this.usage.calls++;
     return endpoint.getTokenLargestAccounts(mint, this.budget);

@@ -8,6 +8,16 @@ import { mapInTimeSlices } from "../rpc/time-slices.js";
 import type { CacheEntry } from "./answer-cache.js";
 import { tracedTldGate } from "./traced-resolution.js";
 
+/**
+ * From this many names on, their registry accounts are read as their
+ * headers (ChainReader.getAccountHeads), in calls of 100 heads of their own:
+ * at most one call more than reading them whole among the rest
+ * (⌈n / 100⌉ + ⌈3n / 100⌉ ≤ ⌈4n / 100⌉ + 1), while the 1 KB or more a
+ * registered domain carries past its header is neither sent nor decoded.
+ * Fewer names would pay the extra call for little.
+ */
+export const HEADS_FROM_NAMES = 100;
+
 /** The default way to let other work run between a bulk request's slices of work: a zero-delay timer. */
 export const yieldByTimer = (): Promise<void> => new Promise((resume) => setTimeout(resume, 0));
 
@@ -65,7 +75,7 @@ export async function resolveAll(
   // copied by each young-generation collection until the derivations ended, then promoted.
   await mapInTimeSlices(domains, (domain) => void deriveResolutionKeys(domain.name), yieldTurn);
   // Follow-up reads (NFT holders' token accounts, PDA owners) leave together, in full getMultipleAccounts calls.
-  const reads = gatheredReads(endpoint, yieldTurn);
+  const reads = gatheredReads(endpoint, yieldTurn, domains.length >= HEADS_FROM_NAMES);
   const chain = reads.endpoint;
   let started: Promise<Settled>[];
   try {

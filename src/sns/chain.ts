@@ -44,6 +44,14 @@ export interface ProgramAccounts {
 export interface ChainReader {
   /** Accounts in key order, null where an account does not exist. */
   getAccounts(keys: readonly Address[]): Promise<(AccountData | null)[]>;
+  /**
+   * getAccounts, with only the first `heads[i]` bytes of account i's data
+   * where that is above 0 (an account shorter than that: all of it).
+   * Offered by readers for which fewer bytes matter more than fewer calls (a
+   * bulk request's: heads fill calls of their own); absent, queries read
+   * whole accounts.
+   */
+  getAccountHeads?(keys: readonly Address[], heads: readonly number[]): Promise<(AccountData | null)[]>;
   /** Largest holders of a mint, or null when the node says the mint does not exist (-32602). */
   getTokenLargestAccounts(mint: Address): Promise<readonly TokenAmountEntry[] | null>;
   /** Accounts owned by `program` that pass every filter, in the node's order. */

@@ -77,6 +77,24 @@ describeOnNode("bulk requests of 1,000 names: JSON-RPC calls to RPC_URL", () => 
     }
     console.info(`bulk cost per 1,000 names:\n  ${rows.join("\n  ")}`);
   }, 120_000);
+
+  it("reads each name's registry account as its header alone, in calls of their own; a GET reads it whole", async () => {
+    const sliced = stack.localnet.watchCalls({
+      method: "getMultipleAccounts",
+      params: '"dataSlice":{"offset":0,"length":96}',
+    });
+    const any = stack.localnet.watchCalls({ method: "getMultipleAccounts" });
+    const answer = await postNames(stack, names.plain!);
+    expect([answer.status, statusesOf(answer).every((status) => status === 200)]).toEqual([200, true]);
+    // 1,000 registry accounts, 100 keys a call; the other 3,000 keys of the names whole, in 30 calls.
+    expect([sliced.count, any.count]).toEqual([N / 100, (4 * N) / 100]);
+    const single = await stack.get(`/resolve/${names.plain![0]!}`);
+    expect(single.body).toEqual({
+      s: "ok",
+      result: (answer.body as { result: { result: string }[] }).result[0]!.result,
+    });
+    expect([sliced.count, any.count]).toEqual([N / 100, (4 * N) / 100 + 1]);
+  }, 60_000);
 });
 
 describeOnNode("RPC_RATE_LIMIT (default): a client sending bulk requests of tokenized names", () => {

@@ -4,6 +4,7 @@ import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../../src/localnet/index.js"
 import { type Localnet, startLocalnet } from "../../src/localnet/server.js";
 import type { SettlePacing } from "../../src/rpc/account-loader.js";
 import { OverloadedError } from "../../src/rpc/errors.js";
+import type { AccountData } from "../../src/sns/chain.js";
 import { deriveResolutionKeys } from "../../src/sns/derive.js";
 import { testEndpoint } from "../../testkit/rpc-endpoint.js";
 
@@ -24,6 +25,16 @@ afterAll(async () => {
 
 const endpoint = (maxQueuedKeys = 1000, pacing?: () => SettlePacing) =>
   testEndpoint(localnet.url, dispatcher, { maxQueuedKeys, ...(pacing && { pacing }) });
+
+/** Four resolution keys of each of `count` names, one call per name. */
+const callsOfNames = (count: number, prefix: string) =>
+  Array.from({ length: count }, (_, i) => {
+    const keys = deriveResolutionKeys(i === 0 ? "bonfida" : `${prefix}-${i}`);
+    return [keys.domain, keys.nftRecord, keys.solV1, keys.solV2];
+  });
+
+const bytesOf = (calls: (AccountData | null)[][]) =>
+  calls.map((accounts) => accounts.map((account) => account && Buffer.from(account.data)));
 
 const bonfida = deriveResolutionKeys("bonfida");
 const missing = deriveResolutionKeys("no-such-name-anywhere");
@@ -91,6 +102,41 @@ describe("AccountLoader.load", () => {
       chain.getAccounts([missing.domain]),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+  });
+
+  it("reads the heads it is asked for in calls of their own, a key read whole and as a head read twice", async () => {
+    const fetched = localnet.watchCalls({ method: "getMultipleAccounts" });
+    const sliced = localnet.watchCalls({
+      method: "getMultipleAccounts",
+      params: '"dataSlice":{"offset":0,"length":96}',
+    });
+    const keys = [bonfida.domain, bonfida.nftRecord, missing.domain, bonfida.solV2];
+    const chain = endpoint();
+    const [whole, heads] = await Promise.all([chain.getAccounts(keys), chain.readAccountHeads(keys, [96, 0, 96, 0])]);
+    // One post: the whole accounts in one call, the two heads in another; nothing shared between the two kinds.
+    expect([fetched.count, sliced.count]).toEqual([2, 1]);
+    expect(whole[0]!.data.length).toBeGreaterThan(96);
+    expect(Buffer.from(heads[0]!.data)).toEqual(Buffer.from(whole[0]!.data.subarray(0, 96)));
+    expect({ ...heads[0]!, data: undefined }).toEqual({ ...whole[0]!, data: undefined });
+    expect(heads[2]).toBeNull();
+    expect(bytesOf([heads.filter((_, i) => i % 2 === 1)])).toEqual(bytesOf([whole.filter((_, i) => i % 2 === 1)]));
+  });
+
+  it("fills every call of a post of heads and whole accounts but each kind's last, within its calls per request", async () => {
+    const fetched = localnet.watchCalls({ method: "getMultipleAccounts" });
+    const posts = localnet.stats.httpRequests;
+    // TEST_LOADER: 100 keys a call, 20 calls a request. 1,950 whole accounts, then 100 heads, then 50 whole:
+    // the first post's 20 calls are the whole accounts' 20 (the heads wait for the next post, the last 50
+    // whole accounts fill the 20th call); the next post carries the heads. 21 calls, where sending the post
+    // once its 20 calls are open would leave the 20th half empty and take 22.
+    const flat = callsOfNames(525, "mixed-post").flat();
+    const heads = flat.map((_, i) => (i >= 1950 && i < 2050 ? 96 : 0));
+    const read = await endpoint(4000).readAccountHeads(flat, heads);
+    expect([fetched.count, localnet.stats.httpRequests - posts]).toEqual([21, 2]);
+    const whole = await endpoint(4000).getAccounts(flat);
+    expect(read.map((account) => account && Buffer.from(account.data))).toEqual(
+      whole.map((account, i) => account && Buffer.from(heads[i] ? account.data.subarray(0, 96) : account.data)),
+    );
   });
 
   it("answers calls whose keys a paced reply settles over several turns", async () => {

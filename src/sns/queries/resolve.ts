@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit";
 import { bytesEqual, bytesToAddress } from "../bytes.js";
 import type { AccountData, ChainReader } from "../chain.js";
-import { SOL_TLD } from "../constants.js";
+import { NAME_REGISTRY_HEADER_LEN, SOL_TLD } from "../constants.js";
 import { isOnCurve, verifyEd25519 } from "../curve.js";
 import { type ResolutionKeys, deriveResolutionKeys } from "../derive.js";
 import type { FullDomain } from "../domain.js";
@@ -65,6 +65,14 @@ export interface HolderHints {
 }
 
 /**
+ * What resolution reads of each account of its fetch: the domain's registry
+ * account (fourth) as its header alone, nothing past it being read
+ * (registered domains carry 1 KB or more after it); the rest whole.
+ */
+const FETCH_HEADS = [0, 0, 0, NAME_REGISTRY_HEADER_LEN];
+const FETCH_HEADS_WITH_GUESS = [0, 0, 0, NAME_REGISTRY_HEADER_LEN, 0];
+
+/**
  * SNS-IP 5 precedence for a TLD-less name: active NFT holder, then a valid V2
  * SOL record, then a valid V1 SOL record, then the registry owner. `steps`
  * (a traced request's) is told each step as it is decided.
@@ -83,11 +91,12 @@ export async function resolveSnsName(
   const largest = guess ? chain.getTokenLargestAccounts(keys.mint) : undefined;
   largest?.catch(() => undefined); // only awaited if the domain is still tokenized
   // One fetch, in this order, is everything the precedence can need.
-  const [nftRecord, solV1, solV2, domainAccount, guessedAccount] = await chain.getAccounts(
-    guess
-      ? [keys.nftRecord, keys.solV1, keys.solV2, keys.domain, guess]
-      : [keys.nftRecord, keys.solV1, keys.solV2, keys.domain],
-  );
+  const fetchKeys = guess
+    ? [keys.nftRecord, keys.solV1, keys.solV2, keys.domain, guess]
+    : [keys.nftRecord, keys.solV1, keys.solV2, keys.domain];
+  const [nftRecord, solV1, solV2, domainAccount, guessedAccount] = await (chain.getAccountHeads
+    ? chain.getAccountHeads(fetchKeys, guess ? FETCH_HEADS_WITH_GUESS : FETCH_HEADS)
+    : chain.getAccounts(fetchKeys));
   if (!domainAccount) {
     steps?.step(name, "domain registry", "absent");
     throw new SnsError("DOMAIN_NOT_FOUND", `domain ${name} does not exist`);
