@@ -442,16 +442,27 @@ export class AccountLoader {
     const taken: Pending[] = [];
     const groups: Pending[][] = [];
     const filling = new Map<number, Pending[]>();
-    const left: Pending[] = [];
-    let full = 0;
     const { queue } = this;
+    // Reads of each kind not yet looked at: once the post has all its calls, the scan ends when no call that
+    // is not full has a read of its kind left behind.
+    let headsAhead = this.headsQueued;
+    let wholeAhead = queue.length - headsAhead;
+    let partWhole = false;
+    let partHeads = false;
+    // Reads that wait for the next post are moved down over the ones taken, in order.
+    let kept = 0;
     let at = 0;
-    for (; at < queue.length && full < maxCallsPerRequest; at++) {
+    for (; at < queue.length; at++) {
+      if (groups.length === maxCallsPerRequest && !(partWhole && wholeAhead > 0) && !(partHeads && headsAhead > 0))
+        break;
       const pending = queue[at]!;
+      const isHead = pending.head !== 0;
+      if (isHead) headsAhead--;
+      else wholeAhead--;
       let group = filling.get(pending.head);
       if (group === undefined || group.length === maxKeysPerCall) {
         if (groups.length === maxCallsPerRequest) {
-          left.push(pending);
+          queue[kept++] = pending;
           continue;
         }
         filling.set(pending.head, (group = []));
@@ -459,10 +470,13 @@ export class AccountLoader {
       }
       group.push(pending);
       taken.push(pending);
-      if (group.length === maxKeysPerCall) full++;
-      if (pending.head !== 0) this.headsQueued--;
+      if (isHead) {
+        this.headsQueued--;
+        partHeads = group.length < maxKeysPerCall;
+      } else partWhole = group.length < maxKeysPerCall;
     }
-    this.queue = at === queue.length ? left : left.concat(queue.slice(at));
+    queue.copyWithin(kept, at);
+    queue.length = kept + queue.length - at;
     return { taken, groups };
   }
 
@@ -573,12 +587,12 @@ function noteSlot(pending: Pending, slot: number, account: AccountData | null): 
   const { budget, joiners } = pending;
   if (budget) {
     budget.noteSlot(slot);
-    budget.trace?.read(pending.key, account, slot, joiners !== undefined);
+    budget.trace?.read(pending.key, account, slot, joiners !== undefined, pending.head);
   }
   if (joiners) {
     for (const joiner of joiners) {
       joiner.noteSlot(slot);
-      joiner.trace?.read(pending.key, account, slot, true);
+      joiner.trace?.read(pending.key, account, slot, true, pending.head);
     }
   }
 }

@@ -90,7 +90,11 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
     return this.accounts.load(keys, budget);
   }
 
-  /** getAccounts, with only the first `heads[i]` bytes of account i's data where that is above 0 (AccountLoader.load). */
+  /**
+   * getAccounts, with only the first `heads[i]` bytes of account i's data where that is above 0
+   * (AccountLoader.load). Not named as ChainReader.getAccountHeads: a query reads heads only from a reader
+   * that offers that method (a bulk request's view, rpc/gathered-reads.ts), and GETs read whole accounts.
+   */
   readAccountHeads(
     keys: readonly Address[],
     heads: readonly number[],

@@ -36,7 +36,7 @@ interface Gathering {
 
 interface GatheredView extends RpcEndpoint {
   readonly gathering: Gathering;
-  getAccountHeads(keys: readonly Address[], heads: readonly number[]): Promise<(AccountData | null)[]>;
+  getAccountHeads?(keys: readonly Address[], heads: readonly number[]): Promise<(AccountData | null)[]>;
 }
 
 /** A gathering view, and how to let its reads leave once every first read has been asked for. */

@@ -20,6 +20,8 @@ interface ReadEntry {
   readonly found: boolean;
   readonly owner?: string;
   readonly dataLength?: number;
+  /** Only the first this many bytes of the account's data were read (a bulk request's registry header): `dataLength` counts those. */
+  readonly head?: number;
   readonly slot?: number;
   /** The read was sent for another request too (coalesced or joined): this request used its answer. */
   readonly shared?: true;
@@ -135,7 +137,7 @@ export class RequestTrace implements ResolutionSteps {
   }
 
   /** An account read settled for this request: its own, or `shared` with others. */
-  read(key: string, account: AccountData | null, slot: number, shared: boolean): void {
+  read(key: string, account: AccountData | null, slot: number, shared: boolean, head = 0): void {
     if (this.readKeys.has(key)) return;
     if (this.reads.length >= TRACE_LIMITS.reads) {
       this.omitted.reads++;
@@ -145,6 +147,7 @@ export class RequestTrace implements ResolutionSteps {
     if (account) {
       entry.owner = account.owner;
       entry.dataLength = account.data.length;
+      if (head !== 0) entry.head = head;
     }
     if (slot > 0) entry.slot = slot;
     if (shared) entry.shared = true;

@@ -3,9 +3,9 @@ import type { RequestBudget } from "./request-budget.js";
 
 /** What one request asked its RPC endpoint for (see docs/operations.md, "Request log"). */
 export interface RpcUsage {
-  /** Reads asked for: each getAccounts, token-holder, program-account, signature, transaction, blockhash or rent read counts one. */
+  /** Reads asked for: each getAccounts (or readAccountHeads), token-holder, program-account, signature, transaction, blockhash or rent read counts one. */
   calls: number;
-  /** Account keys asked for through getAccounts. */
+  /** Account keys asked for through getAccounts and readAccountHeads. */
   accounts: number;
 }
 

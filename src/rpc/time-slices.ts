@@ -9,8 +9,10 @@ export type NextTurn = YieldToLoop;
  * the event loop before other requests get a turn. A GET needs a few turns
  * (its request read, its reads sent, their reply read), and each turn that
  * also runs a slice adds the slice to its wait: with slices of 8 ms, GETs
- * beside bulk requests waited 4–5 times as long as alone. A turn costs
- * microseconds, so a bulk request pays little for yielding often. The clock
+ * beside bulk requests waited 4–5 times as long as alone. On Node a turn
+ * (setImmediate) costs microseconds, so a bulk request pays little for
+ * yielding often; where turns are timers of at least 1 ms, a slice of 2 ms
+ * of work takes ~3 ms. The clock
  * is each request's own: bulk requests running at once each take a slice
  * in a turn.
  */

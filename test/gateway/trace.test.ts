@@ -22,6 +22,7 @@ interface Trace {
     readonly found: boolean;
     readonly owner?: string;
     readonly dataLength?: number;
+    readonly head?: number;
     readonly slot?: number;
   }[];
   readonly decision: readonly { readonly name: string; readonly step: string; readonly outcome: string }[];
@@ -210,6 +211,19 @@ describe("?trace=1 without the resolve cache", () => {
       outcome: "refused: 3 labels before the suffix (1 or 2 allowed)",
     });
     expect(traced.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("bulk of 100 names or more: a registry account read as its header says so (head 96); a GET's read it whole", async () => {
+    const domains = ["bonfida.sns", ...Array.from({ length: 99 }, (_, i) => `headless${i}.sns`)];
+    const traced = await stack.get("/resolve?trace=1", { method: "POST", body: JSON.stringify({ domains }) });
+    expect(traced.status).toBe(200);
+    const registries = traceOf(traced).reads.filter((read) => read.what === "domain registry" && read.found);
+    expect(registries).toEqual([expect.objectContaining({ dataLength: 96, head: 96 })]);
+    const single = traceOf(await stack.get("/resolve/bonfida.sns?trace=1"));
+    const whole = single.reads.find((read) => read.what === "domain registry");
+    expect(whole).toMatchObject({ found: true });
+    expect(whole!.dataLength).toBeGreaterThan(96);
+    expect(whole).not.toHaveProperty("head");
   });
 
   it("a .sol name that waited on the cutoff slot read says so: getSlot, at the endpoint's host, shared", async () => {

@@ -122,6 +122,24 @@ describe("AccountLoader.load", () => {
     expect(bytesOf([heads.filter((_, i) => i % 2 === 1)])).toEqual(bytesOf([whole.filter((_, i) => i % 2 === 1)]));
   });
 
+  it("shares a head between the calls that ask for it, and fails only the readers of a failed call of heads", async () => {
+    const sliced = localnet.watchCalls({ method: "getMultipleAccounts", params: '"dataSlice"' });
+    const chain = endpoint();
+    const [first, second] = await Promise.all([
+      chain.readAccountHeads([bonfida.domain], [96]),
+      chain.readAccountHeads([missing.domain, bonfida.domain], [96, 96]),
+    ]);
+    expect(sliced.count).toBe(1);
+    expect(Buffer.from(second[1]!.data)).toEqual(Buffer.from(first[0]!.data));
+    localnet.setFault({ kind: "jsonrpc-error", code: -32602, message: "no slices here", params: '"dataSlice"' });
+    const outcomes = await Promise.allSettled([
+      chain.readAccountHeads([bonfida.domain, bonfida.nftRecord], [96, 0]),
+      chain.getAccounts([bonfida.domain, bonfida.nftRecord]),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "fulfilled"]);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toContain("no slices here");
+  });
+
   it("fills every call of a post of heads and whole accounts but each kind's last, within its calls per request", async () => {
     const fetched = localnet.watchCalls({ method: "getMultipleAccounts" });
     const posts = localnet.stats.httpRequests;

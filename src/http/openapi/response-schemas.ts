@@ -7,6 +7,11 @@ const TraceRead = z.object({
   found: z.boolean(),
   owner: z.string().optional().describe("The account's owner program."),
   dataLength: z.number().int().optional(),
+  head: z
+    .number()
+    .int()
+    .optional()
+    .describe("Only the first this many bytes of the data were read (a bulk request's registry header)."),
   slot: z.number().int().optional().describe("The `context.slot` of the answer it came in."),
   shared: z.literal(true).optional().describe("The read was sent for another request too, and shared."),
 });
