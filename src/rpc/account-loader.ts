@@ -2,7 +2,7 @@ import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/chain.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 import type { TraceContexts } from "../tracer.js";
-import { OverloadedError } from "./errors.js";
+import { INVALID_PARAMS, JsonRpcError, OverloadedError } from "./errors.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { type RequestBudget, addPayer } from "./request-budget.js";
 import { ReplyGather } from "./reply-gather.js";
@@ -193,6 +193,8 @@ export class AccountLoader {
   private queue: Pending[] = [];
   /** Reads of heads in `queue`: while there are none, a flush needs not sort reads by what they ask for. */
   private headsQueued = 0;
+  /** The node refused a call of heads as invalid (INVALID_PARAMS): heads are read as whole accounts from then on. */
+  private headsRefused = false;
   private calls: PendingCall[] = [];
   private inFlight = 0;
   private cancelDeferred: (() => void) | undefined;
@@ -240,7 +242,9 @@ export class AccountLoader {
       call.settled = true;
       call.resolve(call.accounts);
     }
-    for (let i = 0; i < keys.length && !call.settled; i++) this.loadOne(keys[i]!, heads?.[i] ?? 0, budget, call, i);
+    const withHeads = heads !== undefined && !this.headsRefused;
+    for (let i = 0; i < keys.length && !call.settled; i++)
+      this.loadOne(keys[i]!, withHeads ? (heads[i] ?? 0) : 0, budget, call, i);
     return loaded;
   }
 
@@ -423,6 +427,26 @@ export class AccountLoader {
   }
 
   /**
+   * Reads of heads whose call the node answered with a JSON-RPC error (one
+   * that does not take `dataSlice`, say), queued again as reads of whole
+   * accounts for the same callers: a shortcut must not fail what a whole
+   * read answers. Refused as invalid, heads are not asked of this node again.
+   */
+  private readWhole(group: readonly Pending[], error: JsonRpcError): void {
+    if (error.code === INVALID_PARAMS) this.headsRefused = true;
+    if (!this.hasWork) this.oldestQueuedAt = performance.now();
+    for (const head of group) {
+      this.settled(head);
+      const whole: Pending = { ...head, head: 0, mapKey: head.key, sent: false };
+      this.queue.push(whole);
+      // Shared from now on, unless a read of the whole account is under way already (this one goes too).
+      if (!this.unsettled.has(head.key)) this.unsettled.set(head.key, whole);
+    }
+    this.telemetry.rpcQueueChanged(group.length);
+    this.schedule();
+  }
+
+  /**
    * The queued reads the next post carries, in queue order, in
    * getMultipleAccounts calls of at most `maxKeysPerCall` keys and at most
    * `maxCallsPerRequest` calls: reads of heads of one length share calls,
@@ -515,6 +539,13 @@ export class AccountLoader {
       .then(
         (outcomes) => {
           if (traced) traced.settled(outcomes.every((outcome) => outcome.ok) ? "ok" : "some calls failed");
+          for (let i = 0; i < groups.length; i++) {
+            const outcome = outcomes[i]!;
+            if (groups[i]![0]!.head !== 0 && !outcome.ok && outcome.error instanceof JsonRpcError) {
+              this.readWhole(groups[i]!, outcome.error);
+              groups[i] = [];
+            }
+          }
           // A reply is spread over a few turns at most: at high concurrency each turn reads hundreds of
           // requests, and a reply's last answers would otherwise wait behind dozens of them.
           const paced =

@@ -95,6 +95,27 @@ describeOnNode("bulk requests of 1,000 names: JSON-RPC calls to RPC_URL", () => 
     });
     expect([sliced.count, any.count]).toEqual([N / 100, (4 * N) / 100 + 1]);
   }, 60_000);
+
+  // Last of this stack's tests: the gateway remembers the refusal, and reads registry accounts whole after it.
+  it("answers every name when the node refuses the headers' calls: it reads those accounts whole", async () => {
+    const expected = (await postNames(stack, names.plain!)).body;
+    stack.localnet.setFault({
+      kind: "jsonrpc-error",
+      code: -32602,
+      message: "dataSlice is not supported",
+      params: '"dataSlice"',
+    });
+    try {
+      const refused = stack.localnet.watchCalls({ method: "getMultipleAccounts", params: '"dataSlice"' });
+      const answer = await postNames(stack, names.plain!);
+      expect([answer.status, answer.body]).toEqual([200, expected]);
+      expect(refused.count).toBe(N / 100);
+      const again = await postNames(stack, names.plain!);
+      expect([again.status, again.body, refused.count]).toEqual([200, expected, N / 100]);
+    } finally {
+      stack.localnet.setFault(null);
+    }
+  }, 60_000);
 });
 
 describeOnNode("RPC_RATE_LIMIT (default): a client sending bulk requests of tokenized names", () => {
