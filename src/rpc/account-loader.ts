@@ -3,6 +3,7 @@ import type { AccountData } from "../sns/chain.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 import type { TraceContexts } from "../tracer.js";
 import { INVALID_PARAMS, JsonRpcError, OverloadedError } from "./errors.js";
+import { NODE_CONDITION_CODES } from "./failover/node-condition.js";
 import type { JsonRpcClient, RpcCall, RpcOutcome } from "./json-rpc.js";
 import { type RequestBudget, addPayer } from "./request-budget.js";
 import { ReplyGather } from "./reply-gather.js";
@@ -427,22 +428,37 @@ export class AccountLoader {
   }
 
   /**
-   * Reads of heads whose call the node answered with a JSON-RPC error (one
-   * that does not take `dataSlice`, say), queued again as reads of whole
-   * accounts for the same callers: a shortcut must not fail what a whole
-   * read answers. Refused as invalid, heads are not asked of this node again.
+   * Reads of heads whose call the node answered with a JSON-RPC error of
+   * its own (one that does not take `dataSlice`, say), asked again as reads
+   * of whole accounts for the same callers: a shortcut must not fail what a
+   * whole read answers. Each joins a read of its whole account under way, or
+   * is queued. Refused as invalid, heads are not asked of this endpoint again
+   * (AccountLoader.load).
    */
   private readWhole(group: readonly Pending[], error: JsonRpcError): void {
     if (error.code === INVALID_PARAMS) this.headsRefused = true;
-    if (!this.hasWork) this.oldestQueuedAt = performance.now();
+    let queued = 0;
     for (const head of group) {
       this.settled(head);
+      const existing = this.unsettled.get(head.key);
+      if (existing) {
+        const waiters = (existing.shared ??= []);
+        waiters.push({ call: head.call, index: head.index });
+        if (head.shared) waiters.push(...head.shared);
+        for (const budget of [head.budget, ...(head.joiners ?? [])]) {
+          if (!existing.sent) addJoiner(existing, budget);
+          else if (budget && budget !== existing.budget) (existing.joiners ??= []).push(budget);
+        }
+        continue;
+      }
+      if (!this.hasWork) this.oldestQueuedAt = performance.now();
       const whole: Pending = { ...head, head: 0, mapKey: head.key, sent: false };
       this.queue.push(whole);
-      // Shared from now on, unless a read of the whole account is under way already (this one goes too).
-      if (!this.unsettled.has(head.key)) this.unsettled.set(head.key, whole);
+      this.unsettled.set(head.key, whole);
+      queued++;
     }
-    this.telemetry.rpcQueueChanged(group.length);
+    if (queued === 0) return;
+    this.telemetry.rpcQueueChanged(queued);
     this.schedule();
   }
 
@@ -472,12 +488,13 @@ export class AccountLoader {
     let headsAhead = this.headsQueued;
     let wholeAhead = queue.length - headsAhead;
     let partWhole = false;
-    let partHeads = false;
+    // Calls of heads not full (one per length at most).
+    let partHeads = 0;
     // Reads that wait for the next post are moved down over the ones taken, in order.
     let kept = 0;
     let at = 0;
     for (; at < queue.length; at++) {
-      if (groups.length === maxCallsPerRequest && !(partWhole && wholeAhead > 0) && !(partHeads && headsAhead > 0))
+      if (groups.length === maxCallsPerRequest && !(partWhole && wholeAhead > 0) && !(partHeads > 0 && headsAhead > 0))
         break;
       const pending = queue[at]!;
       const isHead = pending.head !== 0;
@@ -491,12 +508,13 @@ export class AccountLoader {
         }
         filling.set(pending.head, (group = []));
         groups.push(group);
+        if (isHead) partHeads++;
       }
       group.push(pending);
       taken.push(pending);
       if (isHead) {
         this.headsQueued--;
-        partHeads = group.length < maxKeysPerCall;
+        if (group.length === maxKeysPerCall) partHeads--;
       } else partWhole = group.length < maxKeysPerCall;
     }
     queue.copyWithin(kept, at);
@@ -540,9 +558,9 @@ export class AccountLoader {
         (outcomes) => {
           if (traced) traced.settled(outcomes.every((outcome) => outcome.ok) ? "ok" : "some calls failed");
           for (let i = 0; i < groups.length; i++) {
-            const outcome = outcomes[i]!;
-            if (groups[i]![0]!.head !== 0 && !outcome.ok && outcome.error instanceof JsonRpcError) {
-              this.readWhole(groups[i]!, outcome.error);
+            const refusal = groups[i]![0]!.head !== 0 ? refusedHeads(outcomes, i) : undefined;
+            if (refusal) {
+              this.readWhole(groups[i]!, refusal);
               groups[i] = [];
             }
           }
@@ -675,6 +693,20 @@ function payersOf(
 }
 
 const noJoin = (): void => {};
+
+/**
+ * The error call `i` of a reply, a call of heads, was refused with on its
+ * own: a JSON-RPC error for that call, not the node's condition (behind,
+ * unhealthy: a whole read would meet it too) nor one error for the whole
+ * batch; undefined for anything else.
+ */
+function refusedHeads(outcomes: readonly RpcOutcome[], i: number): JsonRpcError | undefined {
+  const outcome = outcomes[i]!;
+  if (outcome.ok || !(outcome.error instanceof JsonRpcError)) return undefined;
+  const { error } = outcome;
+  if (NODE_CONDITION_CODES.has(error.code)) return undefined;
+  return outcomes.some((other, j) => j !== i && !other.ok && other.error === error) ? undefined : error;
+}
 
 function groupResult(group: Pending[], outcome: RpcOutcome): GroupResult {
   if (!outcome.ok) return { group, error: outcome.error };

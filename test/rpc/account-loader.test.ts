@@ -131,7 +131,7 @@ describe("AccountLoader.load", () => {
     ]);
     expect(sliced.count).toBe(1);
     expect(second[0]).toBeNull();
-    expect(Buffer.from(second[1]!.data)).toEqual(Buffer.from(first[0]!.data));
+    expect(second[1]).toBe(first[0]);
   });
 
   it("reads whole the heads a node refuses, for the same callers, and asks that node for no heads again", async () => {
@@ -143,13 +143,34 @@ describe("AccountLoader.load", () => {
       chain.readAccountHeads([bonfida.domain, bonfida.nftRecord], [96, 0]),
       chain.getAccounts([bonfida.domain, bonfida.nftRecord]),
     ]);
-    // The refused call of one head, then the head read whole: it is another read than the whole account
-    // asked beside it, which was under way already.
-    expect([sliced.count, fetched.count]).toEqual([1, 3]);
+    // The refused call of one head; its reader joins the read of the whole account asked beside it.
+    expect([sliced.count, fetched.count]).toEqual([1, 2]);
+    expect(headed[0]).toBe(whole[0]);
     expect(bytesOf([headed])).toEqual(bytesOf([whole]));
     const again = await chain.readAccountHeads([bonfida.domain], [96]);
-    expect([sliced.count, fetched.count]).toEqual([1, 4]);
+    expect([sliced.count, fetched.count]).toEqual([1, 3]);
     expect(Buffer.from(again[0]!.data)).toEqual(Buffer.from(whole[0]!.data));
+  });
+
+  it("reads whole a head refused by another error, and asks for heads again next time", async () => {
+    const sliced = localnet.watchCalls({ method: "getMultipleAccounts", params: '"dataSlice"' });
+    localnet.setFault({ kind: "jsonrpc-error", code: -32000, message: "try again", params: '"dataSlice"', times: 1 });
+    const chain = endpoint();
+    const [headed] = await chain.readAccountHeads([bonfida.domain], [96]);
+    expect(headed!.data.length).toBeGreaterThan(96);
+    const [again] = await chain.readAccountHeads([bonfida.domain], [96]);
+    expect(sliced.count).toBe(2);
+    expect(Buffer.from(again!.data)).toEqual(Buffer.from(headed!.data.subarray(0, 96)));
+  });
+
+  it("fails only the readers of a call of heads answered in the wrong shape", async () => {
+    localnet.setFault({ kind: "malformed-result", method: "getMultipleAccounts", params: '"dataSlice"' });
+    const chain = endpoint();
+    const outcomes = await Promise.allSettled([
+      chain.readAccountHeads([bonfida.domain, bonfida.nftRecord], [96, 0]),
+      chain.getAccounts([bonfida.domain, bonfida.nftRecord]),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "fulfilled"]);
   });
 
   it("fills every call of a post of heads and whole accounts but each kind's last, within its calls per request", async () => {
