@@ -98,10 +98,12 @@ describe("wrangler (the Workers toolchain, a pinned dev dependency)", () => {
     home = mkdtempSync(join(tmpdir(), "sns-gateway-wrangler-"));
   });
   // The Workers runtime may still be writing its state there after its parent exited: removal is retried
-  // for up to 10 s, and a directory still being written after that is left in the system's temp directory.
+  // for up to 9 s, and a directory still being written after that is left in the system's temp directory.
+  // Node waits `retryDelay` more before each retry (200, 400, … 1,800 ms): 50 retries waited 255 s, past
+  // the hook's timeout, once the runtime kept writing.
   afterAll(() => {
     try {
-      rmSync(home, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
+      rmSync(home, { recursive: true, force: true, maxRetries: 9, retryDelay: 200 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY") throw error;
     }
