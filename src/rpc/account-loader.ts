@@ -178,6 +178,16 @@ function addJoiner(
 }
 
 /**
+ * `budget` asks for a read not settled yet: while it is queued, a payer of
+ * the call that carries it (addJoiner); once sent, only a request that
+ * notes its slot.
+ */
+function joinRead(pending: Pending, budget: RequestBudget | undefined): void {
+  if (!pending.sent) addJoiner(pending, budget);
+  else if (budget && budget !== pending.budget) (pending.joiners ??= []).push(budget);
+}
+
+/**
  * Merges account reads from concurrent resolutions into few
  * getMultipleAccounts calls, and lets other calls ride in the same JSON-RPC
  * batch array. A key already queued or in flight is shared, so concurrent
@@ -255,9 +265,7 @@ export class AccountLoader {
     const existing = this.unsettled.get(mapKey);
     if (existing) {
       this.telemetry.coalesced("account");
-      if (existing.sent) {
-        if (budget && budget !== existing.budget) (existing.joiners ??= []).push(budget);
-      } else addJoiner(existing, budget);
+      joinRead(existing, budget);
       (existing.shared ??= []).push({ call, index });
       return;
     }
@@ -445,10 +453,8 @@ export class AccountLoader {
         const waiters = (existing.shared ??= []);
         waiters.push({ call: head.call, index: head.index });
         if (head.shared) waiters.push(...head.shared);
-        for (const budget of [head.budget, ...(head.joiners ?? [])]) {
-          if (!existing.sent) addJoiner(existing, budget);
-          else if (budget && budget !== existing.budget) (existing.joiners ??= []).push(budget);
-        }
+        joinRead(existing, head.budget);
+        for (const joiner of head.joiners ?? []) joinRead(existing, joiner);
         continue;
       }
       if (!this.hasWork) this.oldestQueuedAt = performance.now();

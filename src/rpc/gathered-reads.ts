@@ -67,8 +67,8 @@ export interface GatheredReads {
  * With `heads`, it offers getAccountHeads (sns/chain.ts): the registry
  * accounts of many names, read as their headers, fill calls of their own,
  * and the rest of each (1 KB or more for a registered domain) is neither
- * sent nor decoded. Everything else (`url`, the request's budget and tally, the
- * cutoff, pacing) is the endpoint's, inherited.
+ * sent nor decoded. Everything else (`url`, the request's budget and tally,
+ * the cutoff, pacing) is the endpoint's, inherited.
  */
 export function gatheredReads(endpoint: RpcEndpoint, nextTurn: NextTurn, heads = false): GatheredReads {
   const view = Object.create(endpoint) as GatheredView & { gathering: Gathering };

@@ -12,9 +12,8 @@ export type NextTurn = YieldToLoop;
  * beside bulk requests waited 4–5 times as long as alone. On Node a turn
  * (setImmediate) costs microseconds, so a bulk request pays little for
  * yielding often; where turns are timers of at least 1 ms, a slice of 2 ms
- * of work takes ~3 ms. The clock
- * is each request's own: bulk requests running at once each take a slice
- * in a turn.
+ * of work takes ~3 ms. The clock is each request's own: bulk requests
+ * running at once each take a slice in a turn.
  */
 export const BULK_SLICE_MS = 2;
 
