@@ -1,5 +1,6 @@
 import type { Address } from "@solana/kit";
 import type { AccountData } from "../sns/chain.js";
+import { RenewedMap } from "../sns/renewed-map.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry.js";
 import type { TraceContexts } from "../tracer.js";
 import { INVALID_PARAMS, JsonRpcError, OverloadedError } from "./errors.js";
@@ -200,7 +201,7 @@ export class AccountLoader {
    * (payersOf, at the flush). One map: every read enters and leaves it once,
    * and under load its table is rebuilt as it fills with deleted entries.
    */
-  private readonly unsettled = new Map<string, Pending>();
+  private readonly unsettled = new RenewedMap<string, Pending>();
   private queue: Pending[] = [];
   /** Reads of heads in `queue`: while there are none, a flush needs not sort reads by what they ask for. */
   private headsQueued = 0;

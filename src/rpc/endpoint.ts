@@ -1,5 +1,6 @@
 import type { Address } from "@solana/kit";
 import { encodeBase58 } from "../sns/bytes.js";
+import { RenewedMap } from "../sns/renewed-map.js";
 import type {
   AccountData,
   AccountFilter,
@@ -59,7 +60,7 @@ export class RpcEndpoint implements ChainReader, TransactionContextReader {
   private readonly client: JsonRpcClient;
   private readonly accounts: AccountLoader;
   private readonly cutoff: SolCutoffGate;
-  private readonly largestByMint = new Map<
+  private readonly largestByMint = new RenewedMap<
     string,
     { readonly answer: Promise<readonly TokenAmountEntry[] | null>; join(budget?: RequestBudget): void }
   >();

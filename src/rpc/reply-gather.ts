@@ -1,3 +1,4 @@
+import { RenewedSet } from "../sns/renewed-map.js";
 import type { RequestBudget } from "./request-budget.js";
 
 /**
@@ -16,7 +17,7 @@ export class ReplyGather {
   private left = 0;
   private startedAt = 0;
   /** The requests that asked since the gather started, each counted once (undefined: reads of no request). */
-  private readonly askers = new Set<RequestBudget | undefined>();
+  private readonly askers = new RenewedSet<RequestBudget | undefined>();
   /** A read was asked for since the last check phase. */
   private askedSincePoll = false;
 

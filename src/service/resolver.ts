@@ -2,6 +2,7 @@ import type { Address } from "@solana/kit";
 import { SOL_TLD } from "../sns/constants.js";
 import { SnsError } from "../sns/errors.js";
 import type { FullDomain } from "../sns/domain.js";
+import { RenewedMap } from "../sns/renewed-map.js";
 import { type PdaPolicy, tldGate } from "../sns/queries/resolve.js";
 import type { RpcEndpoint } from "../rpc/endpoint.js";
 import { RpcBudgetError } from "../rpc/request-budget.js";
@@ -58,7 +59,7 @@ interface InFlight {
  */
 export class Resolver implements BulkResolvable {
   /** Resolutions under way, each with the view of the request that started it (whose reads it makes). */
-  private readonly inFlight = new Map<string, InFlight>();
+  private readonly inFlight = new RenewedMap<string, InFlight>();
   private readonly hints: HolderHintCache;
   private readonly answers: AnswerCache | undefined;
   /**

@@ -2,6 +2,7 @@ import { type IncomingMessage, type RequestListener, type Server, ServerResponse
 import type { Socket } from "node:net";
 import { type Http2Bindings, type HttpBindings, getRequestListener } from "@hono/node-server";
 import type { Logger } from "../../logger.js";
+import { RenewedSet } from "../../sns/renewed-map.js";
 import { hostHeaderCount } from "./host-headers.js";
 import { ADAPTER_REFUSAL, outsideAppAnswer, outsideAppBytes, parserFailure } from "../../http/answer/outside-app.js";
 
@@ -159,7 +160,7 @@ export function createDrainableServer(options: ListenerOptions): DrainableServer
     server.emit("request", request, response);
   });
 
-  const inFlight = new Set<ServerResponse>();
+  const inFlight = new RenewedSet<ServerResponse>();
   // One listener for every response ("close" is emitted once): no closure and no `once` wrapper per request.
   function answered(this: ServerResponse): void {
     inFlight.delete(this);
