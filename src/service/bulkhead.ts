@@ -1,4 +1,5 @@
 import { OverloadedError } from "../rpc/errors.js";
+import { RenewedMap, RenewedSet } from "../sns/renewed-map.js";
 
 /**
  * The heavy routes' bulkheads (docs/security.md, Heavy routes): records asked of
@@ -112,9 +113,9 @@ export class Bulkhead {
   private queued = 0;
   private readonly waiting: Waiting[] = [];
   /** With a lease: the holdings not given back yet, oldest first. */
-  private readonly held = new Set<Holding>();
+  private readonly held = new RenewedSet<Holding>();
   /** Clients with work under way or waiting. */
-  private readonly clients = new Map<string, ClientLoad>();
+  private readonly clients = new RenewedMap<string, ClientLoad>();
 
   constructor(
     readonly name: string,

@@ -1,3 +1,5 @@
+import { RenewedMap, RenewedSet } from "../sns/renewed-map.js";
+
 /**
  * The requests of a route receiving their body, at most `capacity` at once.
  * One more arriving when all are taken takes the place of the one that has
@@ -16,7 +18,7 @@
  */
 export class ReceivingBodies {
   /** Members in arrival order: the first is the one receiving longest. */
-  private readonly members = new Set<Member>();
+  private readonly members = new RenewedSet<Member>();
 
   constructor(
     readonly capacity: number,
@@ -52,7 +54,7 @@ export class ReceivingBodies {
   }
 
   /** Places each client holds, for choosing whose place a newcomer takes. */
-  private readonly places = new Map<string, number>();
+  private readonly places = new RenewedMap<string, number>();
 
   private remove(member: Member): void {
     if (!this.members.delete(member)) return;

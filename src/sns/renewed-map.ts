@@ -95,6 +95,10 @@ export class RenewedSet<T> {
     this.members = new Set();
   }
 
+  values(): IterableIterator<T> {
+    return this.members.values();
+  }
+
   [Symbol.iterator](): IterableIterator<T> {
     return this.members[Symbol.iterator]();
   }

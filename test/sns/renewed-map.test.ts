@@ -43,6 +43,7 @@ describe("RenewedMap and RenewedSet behave as a Map and a Set", () => {
       expect(renewed.size).toBe(plain.size);
     }
     expect([...renewed]).toEqual([...plain]);
+    expect([...renewed.values()]).toEqual([...plain.values()]);
     expect(renewed.has(undefined)).toBe(true);
     renewed.clear();
     expect([...renewed]).toEqual([]);
