@@ -10,7 +10,7 @@
  * table as live (the young objects an old one points to are roots until the next full
  * collection) and reaches every later table through the chain: every table, and everything its
  * entries held when it was rebuilt, is copied and then promoted, for full collections to free.
- * docs/performance.md ("What waiting resolutions hold") has the measurements.
+ * docs/performance.md ("Collections whose entries come and go") has the measurements.
  *
  * These move their entries to a fresh collection after as many deletions as the larger of
  * `RENEW_AFTER` and their size (so the copying costs at most one insertion per deletion), and
@@ -55,11 +55,11 @@ export class RenewedMap<K, V> {
     this.entries = new Map();
   }
 
-  values(): IterableIterator<V> {
+  values(): MapIterator<V> {
     return this.entries.values();
   }
 
-  [Symbol.iterator](): IterableIterator<[K, V]> {
+  [Symbol.iterator](): MapIterator<[K, V]> {
     return this.entries[Symbol.iterator]();
   }
 }
@@ -95,11 +95,11 @@ export class RenewedSet<T> {
     this.members = new Set();
   }
 
-  values(): IterableIterator<T> {
+  values(): SetIterator<T> {
     return this.members.values();
   }
 
-  [Symbol.iterator](): IterableIterator<T> {
+  [Symbol.iterator](): SetIterator<T> {
     return this.members[Symbol.iterator]();
   }
 }
