@@ -9,13 +9,16 @@ export type NextTurn = YieldToLoop;
  * the event loop before other requests get a turn. A GET needs a few turns
  * (its request read, its reads sent, their reply read), and each turn that
  * also runs a slice adds the slice to its wait: with slices of 8 ms, GETs
- * beside bulk requests waited 4–5 times as long as alone. On Node a turn
- * (setImmediate) costs microseconds, so a bulk request pays little for
- * yielding often; where turns are timers of at least 1 ms, a slice of 2 ms
- * of work takes ~3 ms. The clock is each request's own: bulk requests
- * running at once each take a slice in a turn.
+ * beside bulk requests waited 4–5 times as long as alone, with 2 ms about
+ * twice, with 1 ms less (docs/performance.md, Bulk resolution). On Node a
+ * turn (setImmediate) costs microseconds, so a bulk request pays no
+ * measurable CPU or time for yielding this often; where turns are timers
+ * of at least 1 ms, a slice of 1 ms of work takes ~2 ms (on Workers the
+ * clock stands still while code runs, so slices end at I/O there). The
+ * clock is each request's own: bulk requests running at once each take a
+ * slice in a turn.
  */
-export const BULK_SLICE_MS = 2;
+export const BULK_SLICE_MS = 1;
 
 /**
  * The clock of work spread over turns of the event loop: `spent()` after each
