@@ -9,7 +9,10 @@ const BOTH_TARGETS = "test/gateway/**/*.test.ts";
 /** Pure protocol (src/sns/, no I/O): the same answers on every Node line. */
 const PURE_PROTOCOL = "test/sns/**/*.test.ts";
 
-/** Test files whose statements are about a whole gateway process, measured as `npm start` runs it. */
+/**
+ * Test files whose statements are about a whole process: a gateway measured as `npm start` runs it, or V8's
+ * collector under a collection's churn (collection-churn.test.ts).
+ */
 const PROCESS_STATEMENTS = "test/process/**/*.test.ts";
 
 /**

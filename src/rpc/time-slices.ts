@@ -10,13 +10,15 @@ export type NextTurn = YieldToLoop;
  * (its request read, its reads sent, their reply read), and each turn that
  * also runs a slice adds the slice to its wait: with slices of 8 ms, GETs
  * beside bulk requests waited 4–5 times as long as alone, with 2 ms about
- * twice, with 1 ms less (docs/performance.md, Bulk resolution). On Node a
- * turn (setImmediate) costs microseconds, so a bulk request pays no
- * measurable CPU or time for yielding this often; where turns are timers
- * of at least 1 ms, a slice of 1 ms of work takes ~2 ms (on Workers the
- * clock stands still while code runs, so slices end at I/O there). The
- * clock is each request's own: bulk requests running at once each take a
- * slice in a turn.
+ * twice, with 1 ms at most twice and more of them answered meanwhile
+ * (docs/performance.md, Bulk resolution). On Node a turn (setImmediate)
+ * costs microseconds, so a bulk request pays no measurable CPU or time for
+ * yielding this often. Where turns are timers (the Workers build's
+ * `yieldByTimer`), a slice of 1 ms of work takes ~2 ms under a clock that
+ * runs while code does (workerd run locally); deployed, Workers' clock
+ * moves only at I/O, so a slice does not end within this work, and it runs
+ * in one turn, within the isolate's CPU limit. The clock is each request's
+ * own: bulk requests running at once each take a slice in a turn.
  */
 export const BULK_SLICE_MS = 1;
 
