@@ -20,86 +20,80 @@
  */
 export const RENEW_AFTER = 256;
 
-export class RenewedMap<K, V> {
-  private entries = new Map<K, V>();
+/** What both collections share: the deletions counted, and the move to a fresh collection. */
+abstract class Renewed<E, C extends { readonly size: number; delete(element: E): boolean }> {
+  protected inner: C;
   private deletions = 0;
 
+  constructor(private readonly fresh: (from?: C) => C) {
+    this.inner = fresh();
+  }
+
   get size(): number {
-    return this.entries.size;
+    return this.inner.size;
   }
 
-  get(key: K): V | undefined {
-    return this.entries.get(key);
-  }
-
-  has(key: K): boolean {
-    return this.entries.has(key);
-  }
-
-  set(key: K, value: V): this {
-    this.entries.set(key, value);
-    return this;
-  }
-
-  delete(key: K): boolean {
-    if (!this.entries.delete(key)) return false;
-    if (++this.deletions >= Math.max(RENEW_AFTER, this.entries.size)) {
+  delete(element: E): boolean {
+    if (!this.inner.delete(element)) return false;
+    if (++this.deletions >= Math.max(RENEW_AFTER, this.inner.size)) {
       this.deletions = 0;
-      this.entries = new Map(this.entries);
+      this.inner = this.fresh(this.inner);
     }
     return true;
   }
 
   clear(): void {
     this.deletions = 0;
-    this.entries = new Map();
-  }
-
-  values(): MapIterator<V> {
-    return this.entries.values();
-  }
-
-  [Symbol.iterator](): MapIterator<[K, V]> {
-    return this.entries[Symbol.iterator]();
+    this.inner = this.fresh();
   }
 }
 
-export class RenewedSet<T> {
-  private members = new Set<T>();
-  private deletions = 0;
-
-  get size(): number {
-    return this.members.size;
+export class RenewedMap<K, V> extends Renewed<K, Map<K, V>> {
+  constructor() {
+    super((from) => new Map(from));
   }
 
-  has(member: T): boolean {
-    return this.members.has(member);
+  get(key: K): V | undefined {
+    return this.inner.get(key);
   }
 
-  add(member: T): this {
-    this.members.add(member);
+  has(key: K): boolean {
+    return this.inner.has(key);
+  }
+
+  set(key: K, value: V): this {
+    this.inner.set(key, value);
     return this;
   }
 
-  delete(member: T): boolean {
-    if (!this.members.delete(member)) return false;
-    if (++this.deletions >= Math.max(RENEW_AFTER, this.members.size)) {
-      this.deletions = 0;
-      this.members = new Set(this.members);
-    }
-    return true;
+  values(): MapIterator<V> {
+    return this.inner.values();
   }
 
-  clear(): void {
-    this.deletions = 0;
-    this.members = new Set();
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.inner[Symbol.iterator]();
+  }
+}
+
+export class RenewedSet<T> extends Renewed<T, Set<T>> {
+  constructor() {
+    super((from) => new Set(from));
+  }
+
+  has(member: T): boolean {
+    return this.inner.has(member);
+  }
+
+  add(member: T): this {
+    this.inner.add(member);
+    return this;
   }
 
   values(): SetIterator<T> {
-    return this.members.values();
+    return this.inner.values();
   }
 
   [Symbol.iterator](): SetIterator<T> {
-    return this.members[Symbol.iterator]();
+    return this.inner[Symbol.iterator]();
   }
 }
